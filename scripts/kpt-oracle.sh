@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# kpt-oracle.sh — drive the real kpt binary as a three-way-merge oracle.
+#
+# Usage: scripts/kpt-oracle.sh ORIGIN_DIR UPSTREAM_DIR LOCAL_DIR OUT_DIR [STRATEGY]
+#
+#   ORIGIN_DIR    package as it was when LOCAL was fetched (upstream v1)
+#   UPSTREAM_DIR  new upstream package (upstream v2)
+#   LOCAL_DIR     the locally edited package (copied verbatim over the fetched v1)
+#   OUT_DIR       where the updated package is written (created; must be empty)
+#   STRATEGY      resource-merge (default) | fast-forward | force-delete-replace
+#
+# Produces what `kpt pkg update pkg@v2 --strategy STRATEGY` produces for a
+# package fetched from v1 and then edited into LOCAL_DIR. Git identities,
+# dates and configuration are fixed, so the same inputs give byte-identical
+# output (including the upstreamLock commit SHAs). The scratch repository URL
+# in the output Kptfile(s) is rewritten to file:///kpt-oracle/upstream.
+#
+# Exit codes:
+#   0  kpt pkg update succeeded; OUT_DIR holds the updated package
+#   1  the script itself failed (including `kpt pkg get` of ORIGIN failing)
+#   2  usage error (bad arguments, missing input dirs, non-empty OUT_DIR)
+#   3  kpt pkg update failed ("kpt refused"); kpt's output is on stderr and
+#      OUT_DIR holds whatever kpt left in the package
+#
+# Set KPT_ORACLE_VERBOSE=1 to echo kpt's and git's output on success too.
+# Set KPT_ORACLE_KEEP_SCRATCH=1 to keep the scratch directory (path on stderr).
+
+set -euo pipefail
+
+readonly ORACLE_URL='file:///kpt-oracle/upstream'
+
+usage() {
+  echo "usage: $0 ORIGIN_DIR UPSTREAM_DIR LOCAL_DIR OUT_DIR [resource-merge|fast-forward|force-delete-replace]" >&2
+  exit 2
+}
+
+die() {
+  echo "kpt-oracle: $*" >&2
+  exit 1
+}
+
+[[ $# -eq 4 || $# -eq 5 ]] || usage
+STRATEGY="${5:-resource-merge}"
+case "$STRATEGY" in
+  resource-merge | fast-forward | force-delete-replace) ;;
+  *) echo "kpt-oracle: unknown strategy '$STRATEGY'" >&2; usage ;;
+esac
+
+abs_dir() { # resolve an existing directory to a physical absolute path
+  [[ -d "$1" ]] || { echo "kpt-oracle: not a directory: $1" >&2; exit 2; }
+  (cd "$1" && pwd -P)
+}
+
+ORIGIN_DIR="$(abs_dir "$1")"
+UPSTREAM_DIR="$(abs_dir "$2")"
+LOCAL_DIR="$(abs_dir "$3")"
+
+if [[ -e "$4" ]]; then
+  [[ -d "$4" ]] || { echo "kpt-oracle: OUT_DIR exists and is not a directory: $4" >&2; exit 2; }
+  if [[ -n "$(ls -A "$4")" ]]; then
+    echo "kpt-oracle: OUT_DIR is not empty: $4" >&2
+    exit 2
+  fi
+else
+  mkdir -p "$4"
+fi
+OUT_DIR="$(abs_dir "$4")"
+
+command -v kpt >/dev/null 2>&1 || die "kpt not found on PATH"
+command -v git >/dev/null 2>&1 || die "git not found on PATH"
+
+# --- scratch dir and hermetic environment ---------------------------------
+
+SCRATCH="$(cd "$(mktemp -d "${TMPDIR:-/tmp}/kpt-oracle.XXXXXXXX")" && pwd -P)"
+cleanup() {
+  if [[ "${KPT_ORACLE_KEEP_SCRATCH:-}" == 1 ]]; then
+    echo "kpt-oracle: scratch kept at $SCRATCH" >&2
+  else
+    rm -rf -- "$SCRATCH"
+  fi
+}
+trap cleanup EXIT
+
+mkdir -p "$SCRATCH/home" "$SCRATCH/xdg-config" "$SCRATCH/xdg-cache" \
+  "$SCRATCH/xdg-data" "$SCRATCH/kpt-cache" "$SCRATCH/tmp"
+
+# Nothing may leak in from the caller's git environment (e.g. when run from a
+# git hook) or touch the user's ~/.kpt, ~/.gitconfig, caches.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
+  GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_NAMESPACE GIT_PREFIX GIT_COMMON_DIR \
+  GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_TEMPLATE_DIR
+export HOME="$SCRATCH/home"
+export XDG_CONFIG_HOME="$SCRATCH/xdg-config"
+export XDG_CACHE_HOME="$SCRATCH/xdg-cache"
+export XDG_DATA_HOME="$SCRATCH/xdg-data"
+export KPT_CACHE_DIR="$SCRATCH/kpt-cache"
+# kpt leaves empty $TMPDIR/kpt-get-NNN directories behind on every get/update.
+export TMPDIR="$SCRATCH/tmp"
+export GIT_CONFIG_GLOBAL=/dev/null
+export GIT_CONFIG_NOSYSTEM=1
+export GIT_TERMINAL_PROMPT=0
+export GIT_CEILING_DIRECTORIES="$SCRATCH"
+export GIT_AUTHOR_NAME='kpt-oracle'
+export GIT_AUTHOR_EMAIL='kpt-oracle@example.invalid'
+export GIT_COMMITTER_NAME='kpt-oracle'
+export GIT_COMMITTER_EMAIL='kpt-oracle@example.invalid'
+export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z'
+export GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
+export TZ=UTC LC_ALL=C
+
+LOG="$SCRATCH/log"
+: >"$LOG"
+
+# git with settings that must not depend on anyone's configuration.
+g() {
+  git -c init.defaultBranch=main -c core.autocrlf=false -c core.fileMode=true \
+    -c commit.gpgSign=false -c tag.gpgSign=false -c core.hooksPath=/dev/null \
+    "$@" >>"$LOG" 2>&1 || { cat "$LOG" >&2; die "git $* failed"; }
+}
+
+is_empty_tree() { # no files or symlinks anywhere below $1
+  [[ -z "$(find "$1" \( -type f -o -type l \) -print -quit)" ]]
+}
+
+minimal_kptfile() {
+  printf 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n' >"$1/Kptfile"
+}
+
+# Copy the contents of $1 into directory $2 (hidden files included). Modes and
+# symlinks are kept; timestamps are not (see commit_all).
+copy_contents() {
+  cp -R -P --preserve=mode -- "$1/." "$2/"
+}
+
+# Commit the whole work tree of repo $1. The index is rebuilt from scratch so
+# git hashes every file: with a stale index, git's stat-based change detection
+# can miss a same-size file copied in within the same timestamp granularity.
+commit_all() {
+  rm -f -- "$1/.git/index"
+  g -C "$1" add -A
+  g -C "$1" commit -q --allow-empty -m "$2"
+}
+
+# --- 1. upstream repository: v1 = ORIGIN, v2 = UPSTREAM --------------------
+
+UP="$SCRATCH/upstream-src"
+mkdir -p "$UP/pkg"
+g -C "$UP" init -q
+
+copy_contents "$ORIGIN_DIR" "$UP/pkg"
+rm -rf -- "$UP/pkg/.git"
+is_empty_tree "$UP/pkg" && minimal_kptfile "$UP/pkg"
+commit_all "$UP" v1
+g -C "$UP" tag v1
+
+find "$UP/pkg" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
+copy_contents "$UPSTREAM_DIR" "$UP/pkg"
+rm -rf -- "$UP/pkg/.git"
+is_empty_tree "$UP/pkg" && minimal_kptfile "$UP/pkg"
+commit_all "$UP" v2
+g -C "$UP" tag v2
+
+# kpt needs repo.git/dir@ref; a non-bare path is "ambiguous repo/dir@version".
+g clone -q --bare "$UP" "$SCRATCH/upstream.git"
+
+# --- 2. downstream repository: kpt pkg get v1 ----------------------------
+
+DOWN="$SCRATCH/downstream"
+mkdir -p "$DOWN"
+g -C "$DOWN" init -q
+
+if ! (cd "$DOWN" && kpt pkg get "file://$SCRATCH/upstream.git/pkg@v1" pkg) >>"$LOG" 2>&1; then
+  cat "$LOG" >&2
+  die "kpt pkg get of ORIGIN failed"
+fi
+PKG="$DOWN/pkg"
+[[ -f "$PKG/Kptfile" ]] || die "kpt pkg get produced no Kptfile"
+commit_all "$DOWN" "kpt pkg get v1"
+
+# --- 3. replace the fetched content by LOCAL ------------------------------
+
+FETCHED_KPTFILE="$SCRATCH/fetched.Kptfile"
+cp -- "$PKG/Kptfile" "$FETCHED_KPTFILE"
+find "$PKG" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
+copy_contents "$LOCAL_DIR" "$PKG"
+rm -rf -- "$PKG/.git"
+
+if [[ -f "$PKG/Kptfile" ]]; then
+  # Keep LOCAL's Kptfile verbatim except for the top-level `upstream` and
+  # `upstreamLock` blocks, which come from the fetched Kptfile. Replaced in
+  # place when LOCAL has them; otherwise inserted after `metadata` (upstream)
+  # and after `upstream` (upstreamLock), which is where kpt puts them.
+  awk '
+    function keyof(line,   k) {
+      if (line ~ /^[A-Za-z_][A-Za-z0-9_.-]*[ \t]*:([ \t]|$)/) {
+        k = line; sub(/[ \t]*:.*$/, "", k); return k
+      }
+      if (line ~ /^$/ || line ~ /^[ \t]/ || line ~ /^-([ \t]|$)/) return "\001cont"
+      return "\001other"   # comments, ---, anything else at column 0
+    }
+    FNR == 1 { file++ }
+    file == 1 {              # fetched Kptfile: collect the two blocks
+      k = keyof($0)
+      if (k != "\001cont") cur = k
+      if (cur == "upstream" || cur == "upstreamLock") blk[cur] = blk[cur] $0 "\n"
+      next
+    }
+    {                        # local Kptfile: split into top-level blocks
+      k = keyof($0)
+      if (k != "\001cont" || n == 0) { n++; bkey[n] = (k == "\001cont" ? "\001other" : k); btext[n] = "" }
+      btext[n] = btext[n] $0 "\n"
+      if (bkey[n] == "upstream") hasUp = 1
+      if (bkey[n] == "upstreamLock") hasLock = 1
+    }
+    END {
+      emittedUp = hasUp; emittedLock = hasLock
+      for (i = 1; i <= n; i++) {
+        if (bkey[i] == "upstream" || bkey[i] == "upstreamLock") printf "%s", blk[bkey[i]]
+        else printf "%s", btext[i]
+        if (bkey[i] == "metadata" && !emittedUp) { printf "%s", blk["upstream"]; emittedUp = 1; justUp = 1 }
+        if ((bkey[i] == "upstream" || justUp) && !emittedLock) { printf "%s", blk["upstreamLock"]; emittedLock = 1 }
+        justUp = 0
+      }
+      if (!emittedUp) printf "%s", blk["upstream"]
+      if (!emittedLock) printf "%s", blk["upstreamLock"]
+    }
+  ' "$FETCHED_KPTFILE" "$PKG/Kptfile" >"$SCRATCH/merged.Kptfile" \
+    || die "could not splice upstream sections into LOCAL's Kptfile"
+  cp -- "$SCRATCH/merged.Kptfile" "$PKG/Kptfile"
+else
+  cp -- "$FETCHED_KPTFILE" "$PKG/Kptfile"
+fi
+
+commit_all "$DOWN" "local edits"
+
+# --- 4. kpt pkg update ----------------------------------------------------
+
+UPDATE_LOG="$SCRATCH/update.log"
+kpt_rc=0
+(cd "$DOWN" && kpt pkg update "pkg@v2" --strategy "$STRATEGY") >"$UPDATE_LOG" 2>&1 || kpt_rc=$?
+
+# --- 5. copy out, rewrite the scratch URL ---------------------------------
+
+if [[ -d "$PKG" ]]; then
+  copy_contents "$PKG" "$OUT_DIR"
+fi
+
+sed_escape() { printf '%s' "$1" | sed -e 's/[]\/$*.^[]/\\&/g'; }
+scratch_re="$(sed_escape "file://$SCRATCH/upstream")"
+while IFS= read -r -d '' kf; do
+  sed -i -e "s/${scratch_re}\(\.git\)\{0,1\}/$(sed_escape "$ORACLE_URL")/g" "$kf"
+done < <(find "$OUT_DIR" -name Kptfile -type f -print0)
+
+if grep -rqF -- "$SCRATCH" "$OUT_DIR" 2>/dev/null; then
+  echo "kpt-oracle: warning: output still mentions the scratch path $SCRATCH" >&2
+fi
+
+if [[ $kpt_rc -ne 0 ]]; then
+  cat "$UPDATE_LOG" >&2
+  echo "kpt-oracle: kpt pkg update --strategy $STRATEGY failed (exit $kpt_rc)" >&2
+  exit 3
+fi
+
+if [[ "${KPT_ORACLE_VERBOSE:-}" == 1 ]]; then
+  cat "$LOG" "$UPDATE_LOG" >&2
+fi
+exit 0

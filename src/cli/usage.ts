@@ -1,0 +1,26 @@
+declare const PACKAGE_VERSION: string;
+
+/** Set by the bundler; tests run from source, where it is not defined. */
+export const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'development';
+
+export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt package variants current
+
+Usage:
+  package-variant                 Run as a KRM function: a ResourceList on stdin, the result on stdout.
+  package-variant --help          Show this help.
+  package-variant --version       Print the version.
+
+The functionConfig decides what the function does:
+  none, or a v1 ConfigMap         options: strategy, conflicts, packageName, packagePath
+  PackageVariant                  (config.porch.kpt.dev/v1alpha1) specialise the package
+  PackageVariantSet               (config.porch.kpt.dev/v1alpha2) fan out PackageVariants
+  v1 List                         one PackageVariant or PackageVariantSet plus the objects it uses
+
+Examples:
+  kpt fn eval my-pkg --exec package-variant --fn-config variant.yaml
+  kpt fn eval my-pkg --image ghcr.io/package-variant/package-variant:v0.1.0 --fn-config variant.yaml
+  kpt fn source my-pkg | package-variant > result.yaml
+
+Exit codes: 0 success; 1 the function reported an error (see the results in the output);
+2 wrong command-line usage.
+`;

@@ -1,0 +1,23 @@
+import { listSchema } from './list';
+import { optionsConfigMapSchema } from './options-configmap';
+import { packageVariantSetSchema } from './package-variant-set';
+import { packageVariantSchema } from './package-variant';
+
+export { listSchema } from './list';
+export { optionsConfigMapSchema, MERGE_STRATEGIES, CONFLICT_POLICIES } from './options-configmap';
+export { packageVariantSetSchema } from './package-variant-set';
+export { packageVariantSchema } from './package-variant';
+
+export const SCHEMA_IDS = {
+  packageVariant: packageVariantSchema.$id,
+  packageVariantSet: packageVariantSetSchema.$id,
+  list: listSchema.$id,
+  optionsConfigMap: optionsConfigMapSchema.$id,
+} as const;
+
+export const functionConfigSchemas = [
+  packageVariantSchema,
+  packageVariantSetSchema,
+  listSchema,
+  optionsConfigMapSchema,
+] as const;

@@ -1,0 +1,78 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { LineCounter, Node } from 'yaml';
+import { errorResult, type Result } from '../krm/results';
+
+/** Where validated data sits in the input, to name the field path and the line in messages. */
+export interface DataLocation {
+  /** Path of the data's root inside `node`, e.g. ['items', 2] for an object inside a List. */
+  readonly prefix: readonly (string | number)[];
+  readonly node: Node;
+  readonly lineCounter: LineCounter;
+  readonly file?: { path: string; index?: number };
+}
+
+/** `/spec/targets/0/name` as `spec.targets[0].name`. */
+export function formatFieldPath(segments: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number' || /^\d+$/.test(segment)) out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+function pointerSegments(instancePath: string): (string | number)[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function describe(error: ErrorObject): { message: string; extraSegment?: string } {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { message: `unknown field "${String(params.additionalProperty)}"`, extraSegment: String(params.additionalProperty) };
+    case 'required':
+      return { message: `missing required field "${String(params.missingProperty)}"` };
+    case 'enum':
+      return { message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'const':
+      return { message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case 'type':
+      return { message: `must be ${String(params.type) === 'object' ? 'a map' : `a ${String(params.type)}`}` };
+    default:
+      return { message: error.message ?? 'is invalid' };
+  }
+}
+
+function lineOf(location: DataLocation, segments: readonly (string | number)[]): string {
+  for (let length = segments.length; length >= 0; length -= 1) {
+    const node = (location.node as { getIn?: (p: unknown[], keep: boolean) => unknown }).getIn?.([...segments.slice(0, length)], true) as Node | undefined;
+    const target = length === 0 ? location.node : node;
+    if (target?.range) {
+      const { line, col } = location.lineCounter.linePos(target.range[0]);
+      return ` (input line ${line}, column ${col})`;
+    }
+  }
+  return '';
+}
+
+/** Runs an ahead-of-time compiled validator and turns its errors into results. */
+export function validate(validator: ValidateFunction, data: unknown, what: string, location: DataLocation): Result[] {
+  if (validator(data)) return [];
+  const seen = new Set<string>();
+  const results: Result[] = [];
+  for (const error of validator.errors ?? []) {
+    const segments = pointerSegments(error.instancePath);
+    const { message, extraSegment } = describe(error);
+    const fieldPath = formatFieldPath([...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])]);
+    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, [...location.prefix, ...segments])}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    results.push(errorResult(text, { field: { path: fieldPath }, ...(location.file ? { file: location.file } : {}) }));
+  }
+  return results;
+}

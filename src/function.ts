@@ -1,0 +1,18 @@
+/** The KRM function: reads the functionConfig and applies what it asks for, in Porch's order. */
+import { readFunctionConfig } from './config/function-config';
+import type { ResourceList } from './krm/resource-list';
+import { errorResult } from './krm/results';
+
+export function packageVariantFunction(list: ResourceList): void {
+  const config = readFunctionConfig(list);
+  switch (config.kind) {
+    case 'none':
+    case 'options':
+      return;
+    case 'package-variant':
+    case 'package-variant-set':
+      list.results.push(
+        errorResult(`${config.kind === 'package-variant' ? 'PackageVariant' : 'PackageVariantSet'} functionConfig is valid, but this version of the function cannot apply it yet`),
+      );
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * How we read and write YAML so that kpt gets back exactly what it sent, apart from real edits.
+ *
+ * Untouched items are never re-rendered (see resource-list.ts); these rules apply to the items a
+ * function changes, and to new ones.
+ */
+import {
+  Document,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Node,
+  type ParsedNode,
+  type ScalarTag,
+  type Tags,
+  type ToStringOptions,
+} from 'yaml';
+
+type TagLike = Tags[number];
+
+/** kyaml's style: no line folding, compact sequences, `{a: 1}` flow maps. */
+export const RENDER_OPTIONS: ToStringOptions = {
+  lineWidth: 0,
+  minContentWidth: 0,
+  indentSeq: false,
+  flowCollectionPadding: false,
+};
+
+const STRING_TAG = 'tag:yaml.org,2002:str';
+
+/**
+ * Plain strings that Kubernetes' YAML 1.1 reader takes for something else: booleans (`on`, `y`),
+ * legacy octals (`0755`), base-60 numbers (`12:30`), numbers with `_`. New strings like these are
+ * written double-quoted, as go-yaml v3 does.
+ */
+const YAML_11_NON_STRING = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][-+]?\d+)?|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|\d{4}-\d\d?-\d\d?(?:[Tt ].*)?)$/;
+
+const FLOW_SCALAR_TOKENS = new Set(['scalar', 'single-quoted-scalar', 'double-quoted-scalar']);
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return Object.is(a, b);
+}
+
+/**
+ * A scalar whose value is unchanged since parsing is written with its original spelling:
+ * `0755`, `0x1F`, `1e3`, `"\U0001F680"` and quoting survive where `yaml` would normalise them.
+ */
+function keepSourceSpelling(tag: TagLike): TagLike {
+  if (typeof tag !== 'object' || 'collection' in tag) return tag;
+  const scalarTag = tag as ScalarTag;
+  if (typeof scalarTag.resolve !== 'function' || !scalarTag.stringify) return tag;
+  const stringify = scalarTag.stringify;
+  const resolve = scalarTag.resolve;
+  return {
+    ...scalarTag,
+    stringify(item, ctx, onComment, onChompKeep) {
+      const token = (item as { srcToken?: { type: string; source: string } }).srcToken;
+      const source = (item as { source?: unknown }).source;
+      if (token && FLOW_SCALAR_TOKENS.has(token.type) && !token.source.includes('\n') && typeof source === 'string') {
+        let original: unknown;
+        try {
+          original = resolve(source, () => undefined, {});
+        } catch {
+          original = undefined;
+        }
+        const value = original && typeof original === 'object' && 'value' in original ? (original as { value: unknown }).value : original;
+        if (sameValue(value, item.value)) return token.source;
+      }
+      if (scalarTag.tag === STRING_TAG && typeof item.value === 'string' && (item.type === undefined || item.type === 'PLAIN') && YAML_11_NON_STRING.test(item.value)) {
+        return stringify.call(this, { ...item, type: 'QUOTE_DOUBLE' } as typeof item, ctx, onComment, onChompKeep);
+      }
+      return stringify.call(this, item, ctx, onComment, onChompKeep);
+    },
+  } as ScalarTag;
+}
+
+export const PARSE_OPTIONS = {
+  keepSourceTokens: true,
+  customTags: (tags: TagLike[]) => tags.map(keepSourceSpelling),
+  // Aliases multiply on expansion; a small bound stops alias bombs.
+  maxAliasCount: 100,
+  prettyErrors: false,
+  uniqueKeys: true,
+} as const;
+
+export interface ParsedYaml {
+  doc: Document.Parsed;
+  /** Whether the text uses aliases, which must be expanded within limits before use. */
+  hasAliases: boolean;
+}
+
+export function parseYaml(text: string, lineCounter?: LineCounter): ParsedYaml {
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
+  const hasAliases = attachSameLineComments(doc);
+  return { doc, hasAliases };
+}
+
+export function newDocument(): Document {
+  return new Document(undefined, PARSE_OPTIONS);
+}
+
+type SourceToken = { type: string };
+
+/** Whether a comment follows `indicator` on the same line among these CST tokens. */
+function commentOnIndicatorLine(tokens: readonly SourceToken[] | undefined, indicator: string): boolean {
+  if (!tokens) return false;
+  const at = tokens.findIndex((t) => t.type === indicator);
+  if (at === -1) return false;
+  for (const token of tokens.slice(at + 1)) {
+    if (token.type === 'comment') return true;
+    if (token.type !== 'space') return false;
+  }
+  return false;
+}
+
+/**
+ * `yaml` files a comment that follows `key:` or `- ` on the same line as a comment before the
+ * collection below it, and prints it on its own line. go-yaml (and so kpt) keeps it on the key's
+ * line; kpt relies on that for `metadata: # kpt-merge: ns/name`. Put such comments where kpt has them.
+ */
+function attachSameLineComments(doc: Document.Parsed): boolean {
+  let hasAliases = false;
+  visit(doc, {
+    Alias() {
+      hasAliases = true;
+    },
+    Pair(_, pair) {
+      const value = pair.value as ParsedNode | null;
+      const key = pair.key as ParsedNode | null;
+      if (!isCollection(value) || value.flow || !value.commentBefore || !isScalar(key)) return;
+      const sep = (pair as { srcToken?: { sep?: SourceToken[] } }).srcToken?.sep;
+      if (!commentOnIndicatorLine(sep, 'map-value-ind')) return;
+      const [first, ...rest] = value.commentBefore.split('\n');
+      key.comment = key.comment ? `${key.comment}\n${first}` : first;
+      value.commentBefore = rest.length ? rest.join('\n') : undefined;
+    },
+    Seq(_, seq) {
+      const tokenItems = (seq as { srcToken?: { items?: { start: SourceToken[] }[] } }).srcToken?.items;
+      (seq.items as ParsedNode[]).forEach((item, i) => {
+        if (!isMap(item) || item.flow || !item.commentBefore || item.items.length === 0) return;
+        const firstKey = item.items[0]?.key as Node | null;
+        if (!isScalar(firstKey) || !commentOnIndicatorLine(tokenItems?.[i]?.start, 'seq-item-ind')) return;
+        firstKey.commentBefore = firstKey.commentBefore ? `${item.commentBefore}\n${firstKey.commentBefore}` : item.commentBefore;
+        item.commentBefore = undefined;
+      });
+    },
+  });
+  return hasAliases;
+}
+
+/** Renders one node as block YAML at indentation 0, without a trailing newline. */
+export function renderNode(node: Node): string {
+  const doc = newDocument();
+  doc.contents = node;
+  const text = doc.toString(RENDER_OPTIONS);
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+export { isMap, isSeq, isPair, isScalar };
