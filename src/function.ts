@@ -2,9 +2,11 @@
 import { readFunctionConfig } from './config/function-config';
 import type { ResourceList } from './krm/resource-list';
 import { errorResult } from './krm/results';
+import { mergeUpstream } from './merge';
 
 export function packageVariantFunction(list: ResourceList): void {
   const config = readFunctionConfig(list);
+  mergeUpstream(list, config.options);
   switch (config.kind) {
     case 'none':
     case 'options':

@@ -68,8 +68,9 @@ export function validate(validator: ValidateFunction, data: unknown, what: strin
   for (const error of validator.errors ?? []) {
     const segments = pointerSegments(error.instancePath);
     const { message, extraSegment } = describe(error);
-    const fieldPath = formatFieldPath([...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])]);
-    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, [...location.prefix, ...segments])}`;
+    const fullPath = [...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])];
+    const fieldPath = formatFieldPath(fullPath);
+    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, fullPath)}`;
     if (seen.has(text)) continue;
     seen.add(text);
     results.push(errorResult(text, { field: { path: fieldPath }, ...(location.file ? { file: location.file } : {}) }));

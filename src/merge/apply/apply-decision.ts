@@ -1,0 +1,108 @@
+/**
+ * Carries out a decision tree on local's YAML, in place: local nodes keep their position, comments
+ * and style; what comes from upstream is a copy of upstream's node with its comments.
+ */
+import { isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import type { Slots } from '../elements/element';
+import type { Decision } from '../visitors/decision';
+import { hasValue } from '../yaml-values';
+
+export interface Applied {
+  /** The resulting node; undefined when the field is removed. */
+  readonly node: Node | undefined;
+  readonly changed: boolean;
+}
+
+const REMOVED: Applied = { node: undefined, changed: true };
+
+function copy<T extends Node>(node: T): T {
+  return node.clone() as T;
+}
+
+/** A merged map or list left empty is dropped when a side deleted it: no `{}` left behind. */
+function emptyDropped(count: number, slots: Slots, applied: Applied): Applied {
+  if (count === 0 && (!hasValue(slots.upstream) || !hasValue(slots.local))) return { node: undefined, changed: slots.local !== undefined };
+  return applied;
+}
+
+function container<T extends YAMLMap | YAMLSeq>(local: Node | undefined, upstream: Node | undefined, make: () => T, is: (n: unknown) => boolean): { target: T; created: boolean } {
+  if (local && is(local)) return { target: local as T, created: false };
+  const target = make();
+  if (upstream && is(upstream)) target.flow = (upstream as T).flow;
+  return { target, created: true };
+}
+
+function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): Applied {
+  const { target, created } = container(slots.local, slots.upstream, () => new YAMLMap(), isMap);
+  const pairs: Pair[] = [];
+  let changed = created;
+  for (const field of decision.element.fields) {
+    const child = decision.children.get(field.key) ?? { op: 'keep' };
+    const localPair = field.pairs.local;
+    const result = applyDecision(child, field.element.slots);
+    changed ||= result.changed;
+    if (result.node === undefined) {
+      if (localPair) changed = true;
+      continue;
+    }
+    if (localPair) {
+      if (result.node !== localPair.value) {
+        localPair.value = result.node;
+        changed = true;
+      }
+      pairs.push(localPair);
+    } else {
+      const upstreamKey = field.pairs.upstream?.key;
+      pairs.push(new Pair(upstreamKey ? copy(upstreamKey) : new Scalar(field.key), result.node));
+      changed = true;
+    }
+  }
+  if (changed) target.items = pairs;
+  return emptyDropped(pairs.length, slots, { node: target, changed });
+}
+
+function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): Applied {
+  const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
+  const before = target.items;
+  const items: Node[] = [];
+  let itemChanged = false;
+  for (const entry of decision.element.entries) {
+    const result = applyDecision(decision.children.get(entry.id) ?? { op: 'keep' }, entry.element.slots);
+    itemChanged ||= result.changed;
+    if (result.node !== undefined) items.push(result.node);
+  }
+  const changed = created || itemChanged || items.length !== before.length || items.some((item, i) => item !== before[i]);
+  if (changed) target.items = items;
+  return emptyDropped(items.length, slots, { node: target, changed });
+}
+
+function applySet(decision: Extract<Decision, { op: 'set' }>, slots: Slots): Applied {
+  const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
+  const before = target.items;
+  const items: Node[] = [];
+  for (const member of decision.element.members) {
+    if (!decision.included.has(member.value)) continue;
+    const existing = member.slots.local ?? member.slots.upstream ?? member.slots.origin;
+    if (existing) items.push(member.slots.local ?? copy(existing));
+  }
+  const changed = created || items.length !== before.length || items.some((item, i) => item !== before[i]);
+  if (changed) target.items = items;
+  return emptyDropped(items.length, slots, { node: target, changed });
+}
+
+export function applyDecision(decision: Decision, slots: Slots): Applied {
+  switch (decision.op) {
+    case 'keep':
+      return { node: slots.local, changed: false };
+    case 'remove':
+      return slots.local === undefined ? { node: undefined, changed: false } : REMOVED;
+    case 'take':
+      return { node: copy(slots.upstream as Node), changed: true };
+    case 'map':
+      return applyMap(decision, slots);
+    case 'list':
+      return applyList(decision, slots);
+    case 'set':
+      return applySet(decision, slots);
+  }
+}

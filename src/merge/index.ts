@@ -1,0 +1,57 @@
+/**
+ * The merge step: when the ResourceList carries origin (`merge-source: original`) and upstream
+ * (`updated`) items, merge upstream's changes into the local package with the chosen strategy.
+ */
+import type { MergeStrategy, Options } from '../config/function-config';
+import type { KrmResource } from '../krm/resource';
+import type { ResourceList } from '../krm/resource-list';
+import { errorResult, FunctionError } from '../krm/results';
+import { crdSchemas } from './schema/crd';
+import { SchemaRegistry } from './schema/registry';
+import { placeNewResources } from './resources/placement';
+import { hasMergeSources, splitSources, type MergeSources } from './resources/sources';
+import { buildTuples } from './resources/tuples';
+import { MergeRun } from './strategies/merge-run';
+import { isStrategy, STRATEGIES } from './strategies/strategy';
+
+function rootKptfile(local: readonly KrmResource[]): KrmResource | undefined {
+  return local.find((r) => r.isKptfile && (r.path === undefined || r.path === 'Kptfile'));
+}
+
+/** The functionConfig's strategy, else the one recorded in the local Kptfile, else resource-merge. */
+function chooseStrategy(options: Options, sources: MergeSources): MergeStrategy {
+  if (options.strategy) return options.strategy;
+  const kptfile = rootKptfile(sources.local);
+  const recorded = kptfile?.get(['upstream', 'updateStrategy']);
+  if (recorded === undefined || recorded === null) return 'resource-merge';
+  if (isStrategy(recorded)) return recorded;
+  throw new FunctionError(
+    errorResult(`unknown update strategy ${JSON.stringify(recorded)} in the Kptfile; use resource-merge, fast-forward or force-delete-replace`, {
+      resourceRef: kptfile!.ref(),
+      field: { path: 'upstream.updateStrategy' },
+      ...(kptfile!.fileRef() ? { file: kptfile!.fileRef()! } : {}),
+    }),
+  );
+}
+
+function isCrd(resource: KrmResource): boolean {
+  return resource.kind === 'CustomResourceDefinition' && resource.group === 'apiextensions.k8s.io';
+}
+
+export function mergeUpstream(list: ResourceList, options: Options): void {
+  if (!hasMergeSources(list.items)) return;
+  const sources = splitSources(list.items);
+  const strategy = chooseStrategy(options, sources);
+  const all = [...sources.origin, ...sources.upstream, ...sources.local];
+  const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
+  STRATEGIES[strategy](buildTuples(sources), run);
+
+  const tagged = new Set([...sources.origin, ...sources.upstream]);
+  const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));
+  list.items = [...kept, ...placeNewResources(kept, run.added)];
+  const { merged, added, deleted, keptModified, conflicts } = run.counts;
+  list.results.push(...run.results, {
+    message: `merged upstream changes (${strategy}): ${merged} merged, ${added} added, ${deleted} deleted, ${keptModified} kept although deleted upstream, ${conflicts} conflicts`,
+    severity: 'info',
+  });
+}

@@ -1,0 +1,97 @@
+/** State one merge run collects: the resource changes to make and the results to report. */
+import { ID, KPT_RESOURCE_ID, LEGACY_ID, LEGACY_INDEX, INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
+import { KrmResource } from '../../krm/resource';
+import { errorResult, FunctionError, type Result } from '../../krm/results';
+import { collate, MergeTypeError } from '../collate/collate';
+import { ConflictSink } from '../conflicts/conflict';
+import { conflictResults, type ConflictPolicy } from '../conflicts/to-results';
+import type { Element, Side } from '../elements/element';
+import { formatPath, ROOT } from '../path';
+import type { SchemaRegistry } from '../schema/registry';
+import { resourceSchema } from '../schema/resource-schema';
+import { applyDecision } from '../apply/apply-decision';
+import { describeResource } from '../resources/identity';
+import { MERGE_SOURCE } from '../resources/sources';
+import type { ResourceTuple } from '../resources/tuples';
+import type { Decision } from '../visitors/decision';
+import { LocalChangesVisitor } from '../visitors/local-changes';
+import { visit, type ElementVisitor } from '../visitors/visitor';
+
+export interface MergeCounts {
+  merged: number;
+  added: number;
+  deleted: number;
+  keptModified: number;
+  conflicts: number;
+}
+
+export class MergeRun {
+  readonly results: Result[] = [];
+  readonly removed = new Set<KrmResource>();
+  readonly added: KrmResource[] = [];
+  readonly counts: MergeCounts = { merged: 0, added: 0, deleted: 0, keptModified: 0, conflicts: 0 };
+
+  constructor(
+    readonly registry: SchemaRegistry,
+    readonly policy: ConflictPolicy,
+  ) {}
+
+  /** The collated element tree of one resource, over the given sides. */
+  collate(tuple: ResourceTuple, sides: readonly Side[]): Element {
+    const any = (tuple.local ?? tuple.upstream ?? tuple.origin) as KrmResource;
+    const slots: { [side in Side]?: KrmResource['node'] } = {};
+    for (const side of sides) if (tuple[side]) slots[side] = tuple[side]!.node;
+    return collate(slots, ROOT, resourceSchema(this.registry.rootFor(any.group, any.kind)));
+  }
+
+  localChanges(tuple: ResourceTuple) {
+    return visit(this.collate(tuple, ['origin', 'local']), new LocalChangesVisitor());
+  }
+
+  /** Runs a visitor over a resource and applies its decisions to local's node. */
+  applyVisitor(tuple: ResourceTuple, visitor: ElementVisitor<Decision>, sink?: ConflictSink): void {
+    const local = tuple.local as KrmResource;
+    const element = this.collate(tuple, ['origin', 'upstream', 'local']);
+    let decision: Decision;
+    try {
+      decision = visit(element, visitor);
+    } catch (error) {
+      if (!(error instanceof MergeTypeError)) throw error;
+      throw new FunctionError(
+        errorResult(`cannot merge ${describeResource(local)}: ${error.message}`, {
+          resourceRef: local.ref(),
+          field: { path: formatPath(error.path) },
+          ...(local.fileRef() ? { file: local.fileRef()! } : {}),
+        }),
+      );
+    }
+    const applied = applyDecision(decision, element.slots);
+    if (applied.changed) local.markChanged();
+    if (sink?.conflicts.length) {
+      this.counts.conflicts += sink.conflicts.length;
+      this.results.push(...conflictResults(sink.conflicts, local, this.policy));
+    }
+  }
+
+  /** A copy of an upstream resource, without what tied it to its own input item. */
+  addFromUpstream(upstream: KrmResource): void {
+    const copy = new KrmResource(upstream.node.clone() as KrmResource['node'], upstream.doc, 'new');
+    for (const key of [MERGE_SOURCE, ID, LEGACY_ID, KPT_RESOURCE_ID]) copy.removeAnnotation(key);
+    this.added.push(copy);
+  }
+
+  remove(resource: KrmResource): void {
+    this.removed.add(resource);
+  }
+
+  /** The file path merges like a field: upstream's move is followed unless local moved it. */
+  followUpstreamPath(tuple: ResourceTuple): void {
+    const { origin, upstream, local } = tuple;
+    if (!origin || !upstream || !local || upstream.path === origin.path || local.path !== origin.path || upstream.path === undefined) return;
+    local.setAnnotation(PATH, upstream.path);
+    local.setAnnotation(LEGACY_PATH, upstream.path);
+    const index = upstream.annotation(INDEX) ?? '0';
+    local.setAnnotation(INDEX, index);
+    local.setAnnotation(LEGACY_INDEX, index);
+  }
+}

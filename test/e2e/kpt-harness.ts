@@ -1,0 +1,363 @@
+/**
+ * Runs kpt over packages the way kpt's own e2e runner (kptdev/kpt pkg/test/runner) does for the
+ * function catalog's `examples/<name>/.expected/` cases, with the function built in dist/main.js.
+ *
+ * A case is a kpt package with `.expected/config.yaml`:
+ *
+ *   testType: eval | render   (default render)
+ *   exitCode: kpt's exit code (default 0)
+ *   args:     map, passed to `kpt fn eval` as `-- k=v` (eval only)
+ *   fnConfig: path relative to the package, passed as `--fn-config` (eval only)
+ *   stdErr:   substring of kpt's stderr, temp directory prefix removed
+ *   stdOut:   substring of kpt's stdout, temp directory prefix removed
+ *   allowExec: pass `--allow-exec` to render (default true: the function runs as an exec)
+ *
+ * and optionally `.expected/diff.patch` (the package's `git diff` after the run; missing or empty
+ * means no change) and `.expected/results.yaml` (kpt's results file).
+ *
+ * How the function is run: `kpt fn eval PKG --exec "node <repo>/dist/main.js"`; for render the
+ * example's Kptfile says `exec: package-variant` (the package's `bin` name) and the harness puts a
+ * `package-variant` wrapper script that runs `node <repo>/dist/main.js` first on PATH, where kpt
+ * looks exec functions up. In results.yaml the exec command is normalised to `package-variant`
+ * either way, so eval and render cases read the same and name no local path.
+ *
+ * Every case runs twice, the second run over the result of the first; both runs must match the
+ * expected files, so the function must be idempotent. kpt and its children run without
+ * NODE_EXTRA_CA_CERTS (it costs Node 20 ~90 ms per process).
+ *
+ * KPT_E2E_UPDATE_EXPECTED=true rewrites diff.patch and results.yaml from the first run.
+ * Review every rewritten file before keeping it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+export const HARNESS_REPO_ROOT = join(__dirname, '..', '..');
+export const DIST_MAIN = join(HARNESS_REPO_ROOT, 'dist', 'main.js');
+/** The name Kptfiles use for the function (`exec: package-variant`), as package.json's `bin`. */
+export const EXEC_PLACEHOLDER = 'package-variant';
+/** What `kpt fn eval --exec` runs. */
+export const EVAL_EXEC = `node ${DIST_MAIN}`;
+export const UPDATE_EXPECTED = (process.env.KPT_E2E_UPDATE_EXPECTED ?? '').toLowerCase() === 'true';
+
+const GIT_IDENTITY = {
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'e2e',
+  GIT_AUTHOR_EMAIL: 'e2e@example.com',
+  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
+  GIT_COMMITTER_NAME: 'e2e',
+  GIT_COMMITTER_EMAIL: 'e2e@example.com',
+  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
+};
+
+let kptAvailable: boolean | undefined;
+
+export function hasKpt(): boolean {
+  if (kptAvailable === undefined) {
+    const probe = spawnSync('kpt', ['version'], { encoding: 'utf8', env: childEnv(), timeout: 30_000 });
+    kptAvailable = probe.error === undefined && probe.status === 0;
+  }
+  return kptAvailable;
+}
+
+/** The message to fail with when the bundle is missing, or undefined when it is there. */
+export function missingDistMessage(): string | undefined {
+  return existsSync(DIST_MAIN) ? undefined : `${DIST_MAIN} is missing: run \`npm run build\` first (\`npm test\` builds before running jest)`;
+}
+
+/** The environment for kpt, git and the function: no NODE_EXTRA_CA_CERTS, this Node first on PATH. */
+export function childEnv(extraPath: readonly string[] = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.KPT_E2E_UPDATE_EXPECTED;
+  env.PATH = [...extraPath, dirname(process.execPath), process.env.PATH ?? ''].join(':');
+  return env;
+}
+
+export interface ProcessOutcome {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time in milliseconds. */
+  ms: number;
+}
+
+/** Runs a command without a shell; never rejects on a non-zero exit. */
+export function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessOutcome> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stderr = Buffer.concat(err).toString('utf8');
+      resolve({
+        exitCode: code ?? 128,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: signal ? `${stderr}\n(killed by ${signal})` : stderr,
+        ms: Date.now() - started,
+      });
+    });
+  });
+}
+
+/** Runs with limited concurrency, keeping the order of `inputs`. */
+export async function mapLimit<T, R>(inputs: readonly T[], limit: number, fn: (input: T) => Promise<R>): Promise<R[]> {
+  const outputs: R[] = new Array(inputs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < inputs.length) {
+      const index = next++;
+      outputs[index] = await fn(inputs[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, inputs.length) }, worker));
+  return outputs;
+}
+
+/** Copies a package (writable, whatever the source's modes), optionally leaving out top-level entries. */
+export function copyPackage(source: string, to: string, exclude: readonly string[] = []): void {
+  const from = resolve(source);
+  cpSync(from, to, { recursive: true, filter: (src) => !(dirname(src) === from && exclude.includes(basename(src))) });
+  const makeWritable = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return;
+    chmodSync(path, stat.mode | 0o200);
+    if (stat.isDirectory()) for (const entry of readdirSync(path)) makeWritable(join(path, entry));
+  };
+  makeWritable(to);
+}
+
+/** Every file below `dir`, keyed by relative path (sorted), with its exact bytes. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(join(dir, sub), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const rel = sub ? join(sub, entry.name) : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else files.set(rel, readFileSync(join(dir, rel)));
+    }
+  };
+  walk('');
+  return files;
+}
+
+// --- the catalog runner ---------------------------------------------------------------------
+
+export interface CaseConfig {
+  testType: 'eval' | 'render';
+  exitCode: number;
+  args: Record<string, string>;
+  fnConfig?: string;
+  stdErr?: string;
+  stdOut?: string;
+  allowExec: boolean;
+}
+
+const CONFIG_FIELDS = ['testType', 'exitCode', 'args', 'fnConfig', 'stdErr', 'stdOut', 'allowExec'];
+
+export function readCaseConfig(exampleDir: string): CaseConfig {
+  const file = join(exampleDir, '.expected', 'config.yaml');
+  const raw = (parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(raw).filter((key) => !CONFIG_FIELDS.includes(key));
+  // kpt's runner knows more fields (image, execPath, skip, env...); this harness runs the local
+  // build only, so a field it would silently ignore is an error instead.
+  if (unknown.length) throw new Error(`${file}: unsupported field(s) ${unknown.join(', ')}; supported: ${CONFIG_FIELDS.join(', ')}`);
+  const testType = raw.testType ?? 'render';
+  if (testType !== 'eval' && testType !== 'render') throw new Error(`${file}: testType must be eval or render, got ${JSON.stringify(testType)}`);
+  const args = (raw.args ?? {}) as Record<string, unknown>;
+  if (typeof args !== 'object' || Array.isArray(args)) throw new Error(`${file}: args must be a map`);
+  if (testType === 'render' && (Object.keys(args).length || raw.fnConfig !== undefined)) throw new Error(`${file}: args and fnConfig apply to testType eval only`);
+  return {
+    testType,
+    exitCode: raw.exitCode === undefined ? 0 : Number(raw.exitCode),
+    args: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])),
+    ...(raw.fnConfig !== undefined ? { fnConfig: String(raw.fnConfig) } : {}),
+    ...(raw.stdErr !== undefined ? { stdErr: String(raw.stdErr) } : {}),
+    ...(raw.stdOut !== undefined ? { stdOut: String(raw.stdOut) } : {}),
+    allowExec: raw.allowExec === undefined ? true : raw.allowExec === true,
+  };
+}
+
+export interface CaseRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** `git diff` of the package against its initial commit, `index` lines normalised, trimmed. */
+  diff: string;
+  /** kpt's results.yaml, exec command and temp paths normalised, trimmed; undefined if none. */
+  results?: string;
+  ms: number;
+}
+
+export interface CaseExpected {
+  diff: string;
+  /** Undefined when the case has no results.yaml: results are then not compared. */
+  results?: string;
+}
+
+export interface CaseReport {
+  name: string;
+  config: CaseConfig;
+  expected: CaseExpected;
+  /** Both runs, in order; the second ran over the first one's output. */
+  runs: CaseRun[];
+  /** Files rewritten because KPT_E2E_UPDATE_EXPECTED=true. */
+  updated: string[];
+  /** Every way the case failed, as readable text; empty when it passed. */
+  problems: string[];
+}
+
+export const RUN_COUNT = 2;
+
+/** `index 1e641f7..bb4be90 100644` depends on git's hash abbreviation; compare without it. */
+export function normaliseDiff(diff: string): string {
+  return diff.replace(/^index [0-9a-f]+\.\.[0-9a-f]+/gm, 'index 0000000..0000000').trim();
+}
+
+function git(cwd: string, args: readonly string[]): string {
+  const result = spawnSync('git', ['-c', 'init.defaultBranch=main', '-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...childEnv(), ...GIT_IDENTITY },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
+  return result.stdout;
+}
+
+function writeWrapper(binDir: string): void {
+  mkdirSync(binDir, { recursive: true });
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const script = join(binDir, EXEC_PLACEHOLDER);
+  writeFileSync(script, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(DIST_MAIN)} "$@"\n`);
+  chmodSync(script, 0o755);
+}
+
+/** Drops the temp directory prefix (as kpt's runner does) and names the eval exec `package-variant`. */
+function normaliseOutput(text: string, tmp: string): string {
+  return text.split(EVAL_EXEC).join(EXEC_PLACEHOLDER).split(`${tmp}/`).join('').split(tmp).join('');
+}
+
+function kptArgs(config: CaseConfig, exampleDir: string, pkg: string, resultsDir: string): string[] {
+  if (config.testType === 'render') {
+    return ['fn', 'render', pkg, ...(config.allowExec ? ['--allow-exec'] : []), '--results-dir', resultsDir];
+  }
+  const args = ['fn', 'eval', pkg, '--exec', EVAL_EXEC, '--results-dir', resultsDir];
+  if (config.fnConfig !== undefined) {
+    // Relative to the package; the copy has no .expected/, so a config kept there is read in place.
+    const inCopy = join(pkg, config.fnConfig);
+    args.push('--fn-config', existsSync(inCopy) ? inCopy : resolve(exampleDir, config.fnConfig));
+  }
+  const fnArgs = Object.entries(config.args);
+  if (fnArgs.length) args.push('--', ...fnArgs.map(([k, v]) => `${k}=${v}`));
+  return args;
+}
+
+function readExpected(exampleDir: string): CaseExpected {
+  const read = (name: string) => {
+    const file = join(exampleDir, '.expected', name);
+    return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  };
+  const results = read('results.yaml');
+  return { diff: normaliseDiff(read('diff.patch') ?? ''), ...(results !== undefined ? { results: results.trim() } : {}) };
+}
+
+/** Reproduces kpt's e2e runner for one `examples/<name>/` case. Never throws for a failing case. */
+export async function runExampleCase(caseDir: string, options: { update?: boolean; keepTemp?: boolean } = {}): Promise<CaseReport> {
+  const exampleDir = resolve(caseDir);
+  const update = options.update ?? UPDATE_EXPECTED;
+  const name = basename(exampleDir);
+  const config = readCaseConfig(exampleDir);
+  const expected = readExpected(exampleDir);
+  const tmp = mkdtempSync(join(tmpdir(), 'pv-e2e-'));
+  const pkg = join(tmp, name);
+  const binDir = join(tmp, 'bin');
+  const problems: string[] = [];
+  const runs: CaseRun[] = [];
+  const updated: string[] = [];
+  try {
+    copyPackage(exampleDir, pkg, ['.expected']);
+    writeWrapper(binDir);
+    git(pkg, ['init', '-q']);
+    git(pkg, ['add', '-A']);
+    git(pkg, ['commit', '-q', '--allow-empty', '-m', 'first']);
+    const initial = git(pkg, ['rev-parse', 'HEAD']).trim();
+    const env = childEnv([binDir]);
+
+    for (let i = 0; i < RUN_COUNT; i++) {
+      const resultsDir = join(tmp, `results-${i + 1}`);
+      mkdirSync(resultsDir);
+      const outcome = await runProcess('kpt', kptArgs(config, exampleDir, pkg, resultsDir), { cwd: tmp, env, timeoutMs: 60_000 });
+      git(pkg, ['add', '-A']);
+      const diff = normaliseDiff(git(pkg, ['diff', '--cached', '--no-color', '--no-ext-diff', initial]));
+      const resultsFile = join(resultsDir, 'results.yaml');
+      const results = existsSync(resultsFile) ? normaliseOutput(readFileSync(resultsFile, 'utf8'), tmp).trim() : undefined;
+      runs.push({
+        exitCode: outcome.exitCode,
+        stdout: normaliseOutput(outcome.stdout, tmp),
+        stderr: normaliseOutput(outcome.stderr, tmp),
+        diff,
+        ...(results !== undefined ? { results } : {}),
+        ms: outcome.ms,
+      });
+    }
+
+    const [first] = runs as [CaseRun, ...CaseRun[]];
+    if (update) {
+      const expectedDir = join(exampleDir, '.expected');
+      const diffFile = join(expectedDir, 'diff.patch');
+      if (first.diff !== '' || existsSync(diffFile)) {
+        // The raw diff, index lines as git wrote them; comparisons normalise them anyway.
+        writeFileSync(diffFile, first.diff === '' ? '' : `${first.diff}\n`);
+        updated.push(diffFile);
+      }
+      const resultsFile = join(expectedDir, 'results.yaml');
+      if (first.results !== undefined && (existsSync(resultsFile) || config.exitCode !== 0)) {
+        writeFileSync(resultsFile, `${first.results}\n`);
+        updated.push(resultsFile);
+      }
+    }
+
+    runs.forEach((run, i) => {
+      const which = i === 0 ? 'run 1' : `run ${i + 1} (over run 1's output)`;
+      const context = `\n--- kpt stderr ---\n${run.stderr}`;
+      if (run.exitCode !== config.exitCode) problems.push(`${which}: kpt exited ${run.exitCode}, expected ${config.exitCode}${context}`);
+      if (config.stdErr !== undefined && !run.stderr.includes(config.stdErr)) problems.push(`${which}: kpt stderr lacks ${JSON.stringify(config.stdErr)}${context}`);
+      if (config.stdOut !== undefined && !run.stdout.includes(config.stdOut)) problems.push(`${which}: kpt stdout lacks ${JSON.stringify(config.stdOut)}\n--- kpt stdout ---\n${run.stdout}`);
+      if (i > 0 && run.diff !== first.diff) problems.push(`${which}: the package changed again (not idempotent)\n--- after run 1 ---\n${first.diff}\n--- after ${which} ---\n${run.diff}`);
+      if (update) return;
+      if (run.diff !== expected.diff) problems.push(`${which}: git diff differs from .expected/diff.patch\n--- expected ---\n${expected.diff}\n--- actual ---\n${run.diff}`);
+      if (expected.results !== undefined && run.results !== expected.results) {
+        problems.push(`${which}: results.yaml differs from .expected/results.yaml\n--- expected ---\n${expected.results}\n--- actual ---\n${run.results ?? '(no results.yaml written)'}`);
+      }
+    });
+  } catch (error) {
+    problems.push(`harness error: ${(error as Error).stack ?? String(error)}`);
+  } finally {
+    if (options.keepTemp || process.env.KPT_E2E_KEEP_TEMP === 'true') process.stderr.write(`${name}: kept ${tmp}\n`);
+    else rmSync(tmp, { recursive: true, force: true });
+  }
+  return { name, config, expected, runs, updated, problems };
+}
+
+/** `examples/<name>/` directories that hold a `.expected/config.yaml`, sorted. */
+export function exampleCases(examplesDir: string): string[] {
+  if (!existsSync(examplesDir)) return [];
+  return readdirSync(examplesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(examplesDir, entry.name, '.expected', 'config.yaml')))
+    .map((entry) => join(examplesDir, entry.name))
+    .sort();
+}
