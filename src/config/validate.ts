@@ -30,6 +30,15 @@ function pointerSegments(instancePath: string): (string | number)[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  object: 'a map',
+  array: 'a list',
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+};
+
 function describe(error: ErrorObject): { message: string; extraSegment?: string } {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -42,7 +51,7 @@ function describe(error: ErrorObject): { message: string; extraSegment?: string 
     case 'const':
       return { message: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'type':
-      return { message: `must be ${String(params.type) === 'object' ? 'a map' : `a ${String(params.type)}`}` };
+      return { message: `must be ${TYPE_NAMES[String(params.type)] ?? `of type ${String(params.type)}`}` };
     default:
       return { message: error.message ?? 'is invalid' };
   }

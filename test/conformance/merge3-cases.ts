@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, parse, parseAllDocuments, stringify, type Node, type YAMLSeq } from 'yaml';
+import { parseYaml } from '../../src/krm/yaml-format';
 import { SHARED } from '../helpers';
 
 export const MERGE3_DIR = join(SHARED, 'conformance', 'kpt-merge3');
@@ -37,7 +38,9 @@ function documents(text: string | null): Record<string, unknown>[] {
 
 function taggedItems(text: string | null, tag: string | undefined, path: string): Document[] {
   if (!text) return [];
-  return parseAllDocuments(text)
+  return text
+    .split(/^---\s*$/m)
+    .map((part) => parseYaml(part).doc)
     .filter((d) => d.contents !== null)
     .map((doc, index) => {
       if (isMap(doc.contents)) {

@@ -18,15 +18,19 @@
  * How the function is run: `kpt fn eval PKG --exec "node <repo>/dist/main.js"`; for render the
  * example's Kptfile says `exec: package-variant` (the package's `bin` name) and the harness puts a
  * `package-variant` wrapper script that runs `node <repo>/dist/main.js` first on PATH, where kpt
- * looks exec functions up. In results.yaml the exec command is normalised to `package-variant`
- * either way, so eval and render cases read the same and name no local path.
+ * looks exec functions up (verified with kpt 1.0.0-beta.56). In results.yaml, stdout and stderr
+ * the eval exec command is written `package-variant` and the temp directory prefix is removed, so
+ * eval and render cases read the same and name no local path.
  *
- * Every case runs twice, the second run over the result of the first; both runs must match the
- * expected files, so the function must be idempotent. kpt and its children run without
- * NODE_EXTRA_CA_CERTS (it costs Node 20 ~90 ms per process).
+ * The package is copied without `.expected/` to a temp dir and committed to a fresh git repository
+ * (fixed author and dates, no global git config). Every case runs twice, the second run over the
+ * result of the first; both runs must match the expected files and leave the same diff, so the
+ * function must be idempotent. kpt and its children run without NODE_EXTRA_CA_CERTS (it costs
+ * Node 20 ~90 ms per process). `git diff` `index` lines are compared without their hashes.
  *
- * KPT_E2E_UPDATE_EXPECTED=true rewrites diff.patch and results.yaml from the first run.
- * Review every rewritten file before keeping it.
+ * KPT_E2E_UPDATE_EXPECTED=true rewrites diff.patch (when the run changed files or the file exists)
+ * and results.yaml (when it exists or the case expects a failure) from the first run. Review every
+ * rewritten file before keeping it. KPT_E2E_KEEP_TEMP=true keeps the temp dirs for debugging.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,7 +61,9 @@ let kptAvailable: boolean | undefined;
 
 export function hasKpt(): boolean {
   if (kptAvailable === undefined) {
-    const probe = spawnSync('kpt', ['version'], { encoding: 'utf8', env: childEnv(), timeout: 30_000 });
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    const probe = spawnSync('kpt', ['version'], { encoding: 'utf8', env, timeout: 30_000 });
     kptAvailable = probe.error === undefined && probe.status === 0;
   }
   return kptAvailable;
@@ -196,6 +202,8 @@ export interface CaseRun {
   stderr: string;
   /** `git diff` of the package against its initial commit, `index` lines normalised, trimmed. */
   diff: string;
+  /** The same diff as git wrote it (trimmed), for rewriting diff.patch. */
+  rawDiff: string;
   /** kpt's results.yaml, exec command and temp paths normalised, trimmed; undefined if none. */
   results?: string;
   ms: number;
@@ -275,7 +283,10 @@ function readExpected(exampleDir: string): CaseExpected {
   return { diff: normaliseDiff(read('diff.patch') ?? ''), ...(results !== undefined ? { results: results.trim() } : {}) };
 }
 
-/** Reproduces kpt's e2e runner for one `examples/<name>/` case. Never throws for a failing case. */
+/**
+ * Reproduces kpt's e2e runner for one `examples/<name>/` case. A failing case is reported in
+ * `problems`; only a malformed `.expected/config.yaml` throws.
+ */
 export async function runExampleCase(caseDir: string, options: { update?: boolean; keepTemp?: boolean } = {}): Promise<CaseReport> {
   const exampleDir = resolve(caseDir);
   const update = options.update ?? UPDATE_EXPECTED;
@@ -302,14 +313,15 @@ export async function runExampleCase(caseDir: string, options: { update?: boolea
       mkdirSync(resultsDir);
       const outcome = await runProcess('kpt', kptArgs(config, exampleDir, pkg, resultsDir), { cwd: tmp, env, timeoutMs: 60_000 });
       git(pkg, ['add', '-A']);
-      const diff = normaliseDiff(git(pkg, ['diff', '--cached', '--no-color', '--no-ext-diff', initial]));
+      const rawDiff = git(pkg, ['diff', '--cached', '--no-color', '--no-ext-diff', initial]).trim();
       const resultsFile = join(resultsDir, 'results.yaml');
       const results = existsSync(resultsFile) ? normaliseOutput(readFileSync(resultsFile, 'utf8'), tmp).trim() : undefined;
       runs.push({
         exitCode: outcome.exitCode,
         stdout: normaliseOutput(outcome.stdout, tmp),
         stderr: normaliseOutput(outcome.stderr, tmp),
-        diff,
+        diff: normaliseDiff(rawDiff),
+        rawDiff,
         ...(results !== undefined ? { results } : {}),
         ms: outcome.ms,
       });
@@ -320,8 +332,8 @@ export async function runExampleCase(caseDir: string, options: { update?: boolea
       const expectedDir = join(exampleDir, '.expected');
       const diffFile = join(expectedDir, 'diff.patch');
       if (first.diff !== '' || existsSync(diffFile)) {
-        // The raw diff, index lines as git wrote them; comparisons normalise them anyway.
-        writeFileSync(diffFile, first.diff === '' ? '' : `${first.diff}\n`);
+        // Index lines as git wrote them; comparisons normalise them anyway.
+        writeFileSync(diffFile, first.rawDiff === '' ? '' : `${first.rawDiff}\n`);
         updated.push(diffFile);
       }
       const resultsFile = join(expectedDir, 'results.yaml');

@@ -87,16 +87,35 @@ function keyOf(element: Node, schema: KeyedListSchema): { id: string; label: str
   return parts.length ? { id: parts.join(','), label: parts.join(',') } : undefined;
 }
 
-/** Items by identity for each side, or undefined when some item cannot be identified or is ambiguous. */
+/** A list the schema keys holds an element without its key, or two with the same key. */
+export class MergeInputError extends Error {
+  constructor(
+    readonly path: FieldPath,
+    message: string,
+  ) {
+    super(`${formatPath(path)}: ${message}`);
+  }
+}
+
+/**
+ * Items by identity for each side. A list keyed by a custom rule (Kptfile functions) whose items
+ * cannot all be told apart is merged whole (undefined); one keyed by its schema must be valid.
+ */
 function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): ListEntry[] | undefined {
   const bySide = {} as Record<Side, Map<string, Node>>;
   const labels = new Map<string, string>();
+  const keyNames = schema.keys.join(', ');
   for (const side of SIDES) {
     bySide[side] = new Map();
-    for (const item of seqItems(slots[side])) {
-      if (shapeOf(item) !== 'map') return undefined;
-      const key = keyOf(item, schema);
-      if (!key || bySide[side].has(key.id)) return undefined;
+    const items = seqItems(slots[side]);
+    for (let index = 0; index < items.length; index += 1) {
+      const item = items[index] as Node;
+      const key = shapeOf(item) === 'map' ? keyOf(item, schema) : undefined;
+      if (!key || bySide[side].has(key.id)) {
+        if (schema.identify) return undefined;
+        const problem = key ? `two elements have ${key.label}` : `element ${index} has no ${keyNames}`;
+        throw new MergeInputError(path, `${problem} in ${side}'s list, which is keyed by ${keyNames}`);
+      }
       bySide[side].set(key.id, item);
       labels.set(key.id, key.label);
     }

@@ -2,7 +2,7 @@
 import { ID, KPT_RESOURCE_ID, LEGACY_ID, LEGACY_INDEX, INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
 import { KrmResource } from '../../krm/resource';
 import { errorResult, FunctionError, type Result } from '../../krm/results';
-import { collate, MergeTypeError } from '../collate/collate';
+import { collate, MergeInputError, MergeTypeError } from '../collate/collate';
 import { ConflictSink } from '../conflicts/conflict';
 import { conflictResults, type ConflictPolicy } from '../conflicts/to-results';
 import type { Element, Side } from '../elements/element';
@@ -45,26 +45,30 @@ export class MergeRun {
   }
 
   localChanges(tuple: ResourceTuple) {
-    return visit(this.collate(tuple, ['origin', 'local']), new LocalChangesVisitor());
+    return this.guarded(tuple.local as KrmResource, () => visit(this.collate(tuple, ['origin', 'local']), new LocalChangesVisitor()));
+  }
+
+  /** Runs a walk over a resource, turning input problems it finds into an error naming the resource. */
+  private guarded<T>(resource: KrmResource, walk: () => T): T {
+    try {
+      return walk();
+    } catch (error) {
+      if (!(error instanceof MergeTypeError || error instanceof MergeInputError)) throw error;
+      throw new FunctionError(
+        errorResult(`cannot merge ${describeResource(resource)}: ${error.message}`, {
+          resourceRef: resource.ref(),
+          field: { path: formatPath(error.path) },
+          ...(resource.fileRef() ? { file: resource.fileRef()! } : {}),
+        }),
+      );
+    }
   }
 
   /** Runs a visitor over a resource and applies its decisions to local's node. */
   applyVisitor(tuple: ResourceTuple, visitor: ElementVisitor<Decision>, sink?: ConflictSink): void {
     const local = tuple.local as KrmResource;
     const element = this.collate(tuple, ['origin', 'upstream', 'local']);
-    let decision: Decision;
-    try {
-      decision = visit(element, visitor);
-    } catch (error) {
-      if (!(error instanceof MergeTypeError)) throw error;
-      throw new FunctionError(
-        errorResult(`cannot merge ${describeResource(local)}: ${error.message}`, {
-          resourceRef: local.ref(),
-          field: { path: formatPath(error.path) },
-          ...(local.fileRef() ? { file: local.fileRef()! } : {}),
-        }),
-      );
-    }
+    const decision = this.guarded(local, () => visit(element, visitor));
     const applied = applyDecision(decision, element.slots);
     if (applied.changed) local.markChanged();
     if (sink?.conflicts.length) {

@@ -1,0 +1,131 @@
+import { resourceList, runFunction } from '../helpers';
+import { merge, merge1, run, tagged } from './merge-helpers';
+
+const cm = (name: string, value: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${extra}data:\n  k: ${value}\n`;
+const names = (items: Record<string, any>[]) => items.map((i) => i.metadata.name);
+const options = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\ndata:\n${data}`;
+
+describe('the merge step', () => {
+  it('does nothing without merge sources', () => {
+    const input = resourceList([cm('a', 'v')]);
+    expect(runFunction(input)).toMatchObject({ exitCode: 0, output: input });
+  });
+
+  it('writes a resource upstream did not change byte for byte, comments and spelling included', () => {
+    const local = cm('a', '0755 # octal', 'labels: {x: "y"}\n');
+    const { output } = merge({ origin: [cm('a', '"1"')], upstream: [cm('a', '"1"')], local: [local] });
+    expect(output).toContain('data:\n    k: 0755 # octal');
+    expect(output).toContain('labels: {x: "y"}');
+  });
+
+  it('adds, deletes and keeps resources as documented, and drops the tagged versions', () => {
+    const { items, results } = merge({
+      origin: [cm('deleted', 'v'), cm('changed-del', 'v'), cm('local-del', 'v')],
+      upstream: [cm('local-del', 'v2'), cm('new', 'v')],
+      local: [cm('deleted', 'v'), cm('changed-del', 'mine'), cm('local-only', 'v')],
+    });
+    expect(names(items)).toEqual(['changed-del', 'local-only', 'new']);
+    expect(items.every((i) => !i.metadata.annotations?.['config.kubernetes.io/merge-source'])).toBe(true);
+    expect(results).toContainEqual(expect.objectContaining({ severity: 'warning', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'changed-del' } }));
+    expect(results.at(-1)!.message).toMatch(/0 merged, 1 added, 1 deleted, 1 kept although deleted upstream/);
+  });
+
+  it('finds a locally renamed resource by its kpt-merge comment and by the upstream-identifier annotation', () => {
+    const renamedByComment = 'apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /a\n  name: dev-a\n  namespace: dev\ndata:\n  k: v\n';
+    const renamedByAnnotation = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dev-b\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|b'\ndata:\n  k: v\n";
+    const { items } = merge({ origin: [cm('a', 'v'), cm('b', 'v')], upstream: [cm('a', 'v2'), cm('b', 'v2')], local: [renamedByComment, renamedByAnnotation] });
+    expect(items.map((i) => [i.metadata.name, i.data.k])).toEqual([['dev-a', 'v2'], ['dev-b', 'v2']]);
+  });
+
+  it('follows an upstream file move unless local moved the resource', () => {
+    const at = (yaml: string, source: 'original' | 'updated' | undefined, path: string) => tagged(yaml, source, path);
+    const input = resourceList([at(cm('a', 'v'), undefined, 'a.yaml'), at(cm('a', 'v'), 'original', 'a.yaml'), at(cm('a', 'v'), 'updated', 'moved/a.yaml')]);
+    const { output } = runFunction(input);
+    expect(output).toContain('internal.config.kubernetes.io/path: moved/a.yaml');
+  });
+});
+
+describe('bad merge input', () => {
+  it('two local resources with one identity', () => {
+    const { exitCode, results } = merge({ origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'x'), cm('a', 'y')] });
+    expect(exitCode).toBe(1);
+    expect(results[0]).toMatchObject({ severity: 'error', resourceRef: { kind: 'ConfigMap', name: 'a' } });
+    expect(results[0]!.message).toMatch(/two local resources have the same identity: ConfigMap a \(r\.yaml\) and ConfigMap a \(r\.yaml\)/);
+  });
+
+  it('a merge-source value other than original, updated or dest', () => {
+    const { exitCode, results } = merge({ local: [cm('a', 'v').replace('metadata:\n', 'metadata:\n  annotations:\n    config.kubernetes.io/merge-source: upstream\n')] });
+    expect(exitCode).toBe(1);
+    expect(results[0]).toMatchObject({ severity: 'error', resourceRef: { name: 'a' }, field: { path: 'metadata.annotations["config.kubernetes.io/merge-source"]' } });
+    expect(results[0]!.message).toMatch(/must be original, updated or dest, not "upstream"/);
+  });
+
+  it('a tagged item without identity', () => {
+    const input = resourceList(['plain: file\nmetadata:\n  annotations:\n    config.kubernetes.io/merge-source: updated\n    internal.config.kubernetes.io/path: plain.yaml']);
+    const { exitCode, results } = runFunction(input);
+    expect(exitCode).toBe(1);
+    expect(results[0]).toMatchObject({ severity: 'error', file: { path: 'plain.yaml' } });
+    expect(results[0]!.message).toMatch(/has no apiVersion, kind or metadata.name/);
+  });
+
+  it('an unknown strategy, in the options or recorded in the Kptfile', () => {
+    const fromOptions = merge1(cm('a', 'v'), cm('a', 'v2'), cm('a', 'v'), options('  strategy: rebase\n'));
+    expect(fromOptions.exitCode).toBe(1);
+    expect(fromOptions.messages.join()).toMatch(/data\.strategy: must be one of "resource-merge", "fast-forward", "force-delete-replace"/);
+    const kptfile = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\nupstream:\n  updateStrategy: rebase\n';
+    const fromKptfile = runFunction(resourceList([tagged(kptfile, undefined, 'Kptfile'), tagged(cm('a', 'v'), 'original'), tagged(cm('a', 'v2'), 'updated')]));
+    expect(fromKptfile.exitCode).toBe(1);
+    expect(fromKptfile.results[0]).toMatchObject({ field: { path: 'upstream.updateStrategy' }, resourceRef: { kind: 'Kptfile', name: 'p' } });
+  });
+});
+
+describe('strategies and the Kptfile', () => {
+  const kptfile = (strategy: string, pipeline: string, extra = '') =>
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: local-name # the package's own name\n${extra}upstream:\n  type: git\n  updateStrategy: ${strategy}\n  git:\n    ref: v1\npipeline:\n  mutators:\n${pipeline}`;
+
+  function withKptfile(kptfiles: { origin: string; upstream: string; local: string }, resources: { origin: string[]; upstream: string[]; local: string[] }, config?: string) {
+    const items = [
+      tagged(kptfiles.local, undefined, 'Kptfile'),
+      ...resources.local.map((r) => tagged(r, undefined)),
+      tagged(kptfiles.origin, 'original', 'Kptfile'),
+      ...resources.origin.map((r) => tagged(r, 'original')),
+      tagged(kptfiles.upstream, 'updated', 'Kptfile'),
+      ...resources.upstream.map((r) => tagged(r, 'updated')),
+    ];
+    return run(resourceList(items, config));
+  }
+
+  it('merges the Kptfile pipeline by image without tag and keeps local-only fields and comments', () => {
+    const origin = kptfile('resource-merge', '    - image: gcr.io/kpt-fn/set-labels:v0.1\n      configMap: {app: foo}\n').replace('local-name # the package\'s own name', 'upstream-name');
+    const upstream = kptfile('resource-merge', '    - image: gcr.io/kpt-fn/set-labels:v0.2\n      configMap: {app: foo}\n').replace('local-name # the package\'s own name', 'upstream-name').replace('ref: v1', 'ref: v2');
+    const local = kptfile('resource-merge', '    # set labels for the team\n    - image: gcr.io/kpt-fn/set-labels:v0.1\n      configMap: {app: foo, team: a}\n');
+    const { output, exitCode } = withKptfile({ origin, upstream, local }, { origin: [cm('a', 'v')], upstream: [cm('a', 'v')], local: [cm('a', 'v')] });
+    expect(exitCode).toBe(0);
+    expect(output).toContain("name: local-name # the package's own name");
+    expect(output).toContain('ref: v1');
+    expect(output).toContain('# set labels for the team\n    - image: gcr.io/kpt-fn/set-labels:v0.2\n      configMap: {app: foo, team: a}');
+  });
+
+  it('uses the strategy recorded in the Kptfile', () => {
+    const k = kptfile('fast-forward', '    - image: a:1\n');
+    const { exitCode, messages } = withKptfile({ origin: k, upstream: k, local: k }, { origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'mine')] });
+    expect(exitCode).toBe(1);
+    expect(messages.join('\n')).toMatch(/fast-forward: the local package has been modified/);
+  });
+
+  it('fast-forward over an unchanged package takes upstream, and the Kptfile takes upstream pipeline changes', () => {
+    const k1 = kptfile('fast-forward', '    - image: a:1\n');
+    const k2 = kptfile('fast-forward', '    - image: a:2\n').replace('ref: v1', 'ref: v2');
+    const { exitCode, output } = withKptfile({ origin: k1, upstream: k2, local: k1 }, { origin: [cm('a', 'v')], upstream: [cm('a', 'v2'), cm('b', 'v')], local: [cm('a', 'v')] });
+    expect(exitCode).toBe(0);
+    expect(output).toContain('image: a:2');
+    expect(output).toContain('ref: v1');
+    expect(output).toMatch(/name: b/);
+  });
+
+  it('force-delete-replace drops local changes and local-only resources', () => {
+    const k = kptfile('force-delete-replace', '    - image: a:1\n');
+    const { items } = withKptfile({ origin: k, upstream: k, local: k }, { origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'mine'), cm('extra', 'v')] });
+    expect(items.filter((i) => i.kind === 'ConfigMap').map((i) => [i.metadata.name, i.data.k])).toEqual([['a', 'v2']]);
+  });
+});
