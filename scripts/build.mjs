@@ -37,20 +37,22 @@ async function generateValidators() {
   );
 }
 
+/** dist/main.js is the small entry; dist/function.js the rest, loaded only when there is work. */
 async function bundle() {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, sourcemap: true, logLevel: 'warning' };
   await build({
-    entryPoints: [join(root, 'src/cli/main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    sourcemap: true,
+    ...common,
+    entryPoints: [join(root, 'src/cli/entry.ts')],
     outfile: join(root, 'dist/main.js'),
+    external: ['./function.js'],
     banner: { js: '#!/usr/bin/env node' },
+  });
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src/cli/main.ts')],
+    outfile: join(root, 'dist/function.js'),
     define: { PACKAGE_VERSION: JSON.stringify(version) },
-    logLevel: 'warning',
   });
 }
 

@@ -1,26 +1,56 @@
-import { readFileSync, writeSync } from 'node:fs';
+import { readStdin, writeAll } from './stdio';
 import { packageVariantFunction } from '../function';
 import { runKrmFunction } from '../krm/run';
+import { formatResult } from './results-text';
+import { updatePackage, type UpdateOptions } from './update';
 import { USAGE, VERSION } from './usage';
 
-function writeAll(fd: number, text: string): void {
-  const buffer = Buffer.from(text, 'utf8');
-  let offset = 0;
-  while (offset < buffer.length) offset += writeSync(fd, buffer, offset);
+
+function usageError(message: string): number {
+  writeAll(2, `package-variant: ${message}\n\n${USAGE}`);
+  return 2;
 }
 
-function readStdin(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (error) {
-    // A closed or absent stdin reads as empty; the runtime reports that as an error result.
-    if ((error as NodeJS.ErrnoException).code === 'EAGAIN' || (error as NodeJS.ErrnoException).code === 'EOF') return '';
-    throw error;
+const UPDATE_FLAGS: Record<string, keyof UpdateOptions> = { '--origin': 'origin', '--upstream': 'upstream', '--strategy': 'strategy', '--conflicts': 'conflicts' };
+
+function runUpdate(args: readonly string[]): number {
+  const options: Partial<UpdateOptions> = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const key = UPDATE_FLAGS[flag];
+    if (key) {
+      const value = inline ?? args[(i += 1)];
+      if (value === undefined) return usageError(`${flag} needs a value`);
+      options[key] = value;
+    } else if (!arg.startsWith('-') && options.local === undefined) {
+      options.local = arg;
+    } else {
+      return usageError(`unknown argument "${arg}" for update`);
+    }
   }
+  if (!options.local || !options.origin || !options.upstream) return usageError('update needs LOCAL_DIR, --origin DIR and --upstream DIR');
+  let outcome;
+  try {
+    outcome = updatePackage(options as UpdateOptions);
+  } catch (error) {
+    writeAll(2, `package-variant update: ${(error as Error).message}\n`);
+    return 1;
+  }
+  for (const result of outcome.results) writeAll(1, `${formatResult(result)}\n`);
+  if (outcome.results.some((r) => r.severity === 'error')) {
+    writeAll(2, 'package-variant update: nothing was written\n');
+    return 1;
+  }
+  for (const path of outcome.written) writeAll(1, `updated ${path}\n`);
+  for (const path of outcome.removed) writeAll(1, `removed ${path}\n`);
+  return 0;
 }
 
-export function main(argv: readonly string[]): number {
+/** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
+export function main(argv: readonly string[], stdin: () => string = readStdin): number {
   const [first] = argv;
+  if (first === 'update') return runUpdate(argv.slice(1));
   if (first === '--help' || first === '-h' || first === 'help') {
     writeAll(1, USAGE);
     return 0;
@@ -29,13 +59,9 @@ export function main(argv: readonly string[]): number {
     writeAll(1, `${VERSION}\n`);
     return 0;
   }
-  if (first !== undefined) {
-    writeAll(2, `package-variant: unknown argument "${first}"\n\n${USAGE}`);
-    return 2;
-  }
-  const { output, exitCode } = runKrmFunction(readStdin(), packageVariantFunction);
+  if (first !== undefined) return usageError(`unknown argument "${first}"`);
+  const { output, exitCode } = runKrmFunction(stdin(), packageVariantFunction);
   writeAll(1, output);
   return exitCode;
 }
 
-process.exitCode = main(process.argv.slice(2));

@@ -7,11 +7,15 @@ export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt 
 
 Usage:
   package-variant                 Run as a KRM function: a ResourceList on stdin, the result on stdout.
+  package-variant update LOCAL_DIR --origin DIR --upstream DIR [--strategy S] [--conflicts error]
+                                  Merge upstream's changes into LOCAL_DIR, like kpt pkg update without git:
+                                  ORIGIN is the upstream version LOCAL_DIR was fetched from, UPSTREAM the new one.
+                                  Strategies: resource-merge (default), fast-forward, force-delete-replace.
   package-variant --help          Show this help.
   package-variant --version       Print the version.
 
 The functionConfig decides what the function does:
-  none, or a v1 ConfigMap         options: strategy, conflicts, packageName, packagePath
+  none, or a v1 ConfigMap         options: strategy, conflicts, originDir, upstreamDir
   PackageVariant                  (config.porch.kpt.dev/v1alpha1) specialise the package
   PackageVariantSet               (config.porch.kpt.dev/v1alpha2) fan out PackageVariants
   v1 List                         one PackageVariant or PackageVariantSet plus the objects it uses
@@ -20,6 +24,7 @@ Examples:
   kpt fn eval my-pkg --exec package-variant --fn-config variant.yaml
   kpt fn eval my-pkg --image ghcr.io/package-variant/package-variant:v0.1.0 --fn-config variant.yaml
   kpt fn source my-pkg | package-variant > result.yaml
+  package-variant update my-pkg --origin blueprint@v1 --upstream blueprint@v2
 
 Exit codes: 0 success; 1 the function reported an error (see the results in the output);
 2 wrong command-line usage.

@@ -17,8 +17,9 @@ export type MergeStrategy = 'resource-merge' | 'fast-forward' | 'force-delete-re
 export interface Options {
   strategy?: MergeStrategy;
   conflicts: 'upstream-wins' | 'error';
-  packageName?: string;
-  packagePath?: string;
+  /** Package directories holding the tagged versions (kpt reports their files' paths from the package root). */
+  originDir?: string;
+  upstreamDir?: string;
 }
 
 export interface ConfigObject {
@@ -37,7 +38,7 @@ export type FunctionConfig =
 
 const ACCEPTED_KINDS = [
   'none (or the empty ConfigMap kpt sends)',
-  'v1 ConfigMap (options: strategy, conflicts, packageName, packagePath)',
+  'v1 ConfigMap (options: strategy, conflicts, originDir, upstreamDir)',
   `${PACKAGE_VARIANT_API} PackageVariant`,
   `${PACKAGE_VARIANT_SET_API} PackageVariantSet`,
   'v1 List holding one PackageVariant or PackageVariantSet and the objects it uses',
@@ -97,12 +98,8 @@ export function readFunctionConfig(list: ResourceList): FunctionConfig {
   const resource = list.functionConfig;
   if (!resource) return { kind: 'none', options: DEFAULT_OPTIONS };
   const data = configData(resource);
-  const location: DataLocation = {
-    prefix: [],
-    node: resource.node as Node,
-    lineCounter: list.source.lineCounter,
-    ...(resource.fileRef() ? { file: resource.fileRef()! } : {}),
-  };
+  const file = configFile(list, resource);
+  const location: DataLocation = { prefix: [], node: resource.node as Node, lineCounter: list.source.lineCounter, ...(file ? { file } : {}) };
   // kpt sends an empty ConfigMap (sometimes without apiVersion and kind) when given no config.
   if (isEmptyInputConfigMap(data)) return { kind: 'none', options: DEFAULT_OPTIONS };
   const config = data as ConfigObject;
@@ -128,6 +125,16 @@ export function readFunctionConfig(list: ResourceList): FunctionConfig {
       { field: { path: 'functionConfig.kind' }, ...(location.file ? { file: location.file } : {}) },
     ),
   ]);
+}
+
+/**
+ * The file the functionConfig came from. kpt's `--fn-config` sends it without a path, but when the
+ * file lies in the package it is also an item, with one.
+ */
+function configFile(list: ResourceList, config: KrmResource): { path: string; index?: number } | undefined {
+  if (config.fileRef()) return config.fileRef();
+  const twin = list.items.find((item) => item.path !== undefined && item.apiVersion === config.apiVersion && item.kind === config.kind && item.name === config.name);
+  return twin?.fileRef();
 }
 
 /** The config as plain data, with kpt's bookkeeping annotations kept (the schemas allow them). */

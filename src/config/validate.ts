@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { LineCounter, Node } from 'yaml';
+import { isCollection, isMap, isScalar, type LineCounter, type Node } from 'yaml';
 import { errorResult, type Result } from '../krm/results';
 
 /** Where validated data sits in the input, to name the field path and the line in messages. */
@@ -57,13 +57,25 @@ function describe(error: ErrorObject): { message: string; extraSegment?: string 
   }
 }
 
-function lineOf(location: DataLocation, segments: readonly (string | number)[]): string {
+/** The node at a path; for an unknown field its key, which is where the mistake is. */
+function nodeAt(root: Node, segments: readonly (string | number)[], atKey: boolean): Node | undefined {
+  if (segments.length === 0) return root;
+  const parent = segments.length === 1 ? root : (root as unknown as { getIn(p: unknown[], keep: true): unknown }).getIn([...segments.slice(0, -1)], true);
+  if (!isCollection(parent)) return undefined;
+  const last = segments[segments.length - 1];
+  if (atKey && isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
+    return (pair?.key as Node | undefined) ?? undefined;
+  }
+  return (parent.get(last, true) as Node | undefined) ?? undefined;
+}
+
+function lineOf(location: DataLocation, segments: readonly (string | number)[], atKey: boolean): string {
   for (let length = segments.length; length >= 0; length -= 1) {
-    const node = (location.node as { getIn?: (p: unknown[], keep: boolean) => unknown }).getIn?.([...segments.slice(0, length)], true) as Node | undefined;
-    const target = length === 0 ? location.node : node;
+    const target = nodeAt(location.node, segments.slice(0, length), atKey && length === segments.length);
     if (target?.range) {
       const { line, col } = location.lineCounter.linePos(target.range[0]);
-      return ` (input line ${line}, column ${col})`;
+      return ` (line ${line}, column ${col} of the ResourceList)`;
     }
   }
   return '';
@@ -79,7 +91,7 @@ export function validate(validator: ValidateFunction, data: unknown, what: strin
     const { message, extraSegment } = describe(error);
     const fullPath = [...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])];
     const fieldPath = formatFieldPath(fullPath);
-    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, fullPath)}`;
+    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, fullPath, extraSegment !== undefined)}`;
     if (seen.has(text)) continue;
     seen.add(text);
     results.push(errorResult(text, { field: { path: fieldPath }, ...(location.file ? { file: location.file } : {}) }));

@@ -3,6 +3,7 @@
  * (`updated`) items, merge upstream's changes into the local package with the chosen strategy.
  */
 import type { MergeStrategy, Options } from '../config/function-config';
+import { LEGACY_PATH, PATH } from '../krm/annotations';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError } from '../krm/results';
@@ -34,6 +35,19 @@ function chooseStrategy(options: Options, sources: MergeSources): MergeStrategy 
   );
 }
 
+/** Reads tagged items' paths relative to the directory that holds their version. */
+function relocate(resources: readonly KrmResource[], dir: string | undefined): void {
+  if (!dir) return;
+  const prefix = `${dir.replace(/^\.\/|\/+$/g, '')}/`;
+  for (const resource of resources) {
+    const path = resource.path;
+    if (path?.startsWith(prefix)) {
+      resource.setAnnotation(PATH, path.slice(prefix.length));
+      resource.setAnnotation(LEGACY_PATH, path.slice(prefix.length));
+    }
+  }
+}
+
 function isCrd(resource: KrmResource): boolean {
   return resource.kind === 'CustomResourceDefinition' && resource.group === 'apiextensions.k8s.io';
 }
@@ -41,6 +55,8 @@ function isCrd(resource: KrmResource): boolean {
 export function mergeUpstream(list: ResourceList, options: Options): void {
   if (!hasMergeSources(list.items)) return;
   const sources = splitSources(list.items);
+  relocate(sources.origin, options.originDir);
+  relocate(sources.upstream, options.upstreamDir);
   const strategy = chooseStrategy(options, sources);
   const all = [...sources.origin, ...sources.upstream, ...sources.local];
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);

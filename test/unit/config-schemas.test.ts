@@ -160,7 +160,7 @@ const optionsConfigMap = {
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name: 'function-input', annotations: kptAnnotations },
-  data: { strategy: 'resource-merge', conflicts: 'error', packageName: 'foo', packagePath: 'team/foo' },
+  data: { strategy: 'resource-merge', conflicts: 'error', originDir: 'upstream-v1', upstreamDir: 'upstream-v2' },
 };
 
 describe('config schemas', () => {
@@ -461,9 +461,9 @@ describe('options ConfigMap schema', () => {
   });
 
   it('rejects a non-string data value', () => {
-    const cm = { ...optionsConfigMap, data: { packagePath: 42 } };
+    const cm = { ...optionsConfigMap, data: { originDir: 42 } };
     expect(errorsFor(validate, cm)).toContainEqual(
-      expect.objectContaining({ instancePath: '/data/packagePath', keyword: 'type', params: { type: 'string' } }),
+      expect.objectContaining({ instancePath: '/data/originDir', keyword: 'type', params: { type: 'string' } }),
     );
   });
 });

@@ -143,11 +143,11 @@ describe('options ConfigMap', () => {
 
   it('accepts conflicts: error and the package options', () => {
     const config = read(
-      resourceList(ITEMS, configMap('opts', 'data:\n  strategy: resource-merge\n  conflicts: error\n  packageName: pkg\n  packagePath: a/b')),
+      resourceList(ITEMS, configMap('opts', 'data:\n  strategy: resource-merge\n  conflicts: error\n  originDir: v1\n  upstreamDir: v2')),
     );
     expect(config).toEqual({
       kind: 'options',
-      options: { strategy: 'resource-merge', conflicts: 'error', packageName: 'pkg', packagePath: 'a/b' },
+      options: { strategy: 'resource-merge', conflicts: 'error', originDir: 'v1', upstreamDir: 'v2' },
     });
   });
 
@@ -236,7 +236,7 @@ describe('PackageVariant schema errors', () => {
     expect(message).toContain('spec.bogusField');
     expect(message).toContain('unknown field "bogusField"');
     expect(errors[0]!.field).toEqual({ path: 'spec.bogusField' });
-    expect(message).toContain(`input line ${lineContaining(input, 'bogusField:')},`);
+    expect(message).toContain(`(line ${lineContaining(input, 'bogusField:')}, column`);
   });
 
   it('a packageContext.data value that is a number must be a string', () => {
@@ -247,7 +247,7 @@ describe('PackageVariant schema errors', () => {
     const message = String(errors[0]!.message);
     expect(message).toContain('must be a string');
     expect(errors[0]!.field).toEqual({ path: 'spec.packageContext.data.replicas' });
-    expect(message).toContain(`input line ${lineContaining(input, 'replicas: 3')},`);
+    expect(message).toContain(`(line ${lineContaining(input, 'replicas: 3')}, column`);
   });
 
   it('an injector without a name is missing a required field', () => {
@@ -259,7 +259,7 @@ describe('PackageVariant schema errors', () => {
     expect(message).toContain('missing required field "name"');
     expect(message).toContain('spec.injectors[0]');
     expect(errors[0]!.field).toEqual({ path: 'spec.injectors[0]' });
-    expect(message).toContain(`input line ${lineContaining(input, '- kind: ConfigMap')},`);
+    expect(message).toContain(`(line ${lineContaining(input, '- kind: ConfigMap')}, column`);
   });
 
   it('every problem is reported, not only the first', () => {
@@ -289,7 +289,7 @@ describe('PackageVariant schema errors', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.field).toEqual({ path: 'spec.targets[0].template.downstream.repoExprr' });
     expect(String(errors[0]!.message)).toContain('PackageVariantSet my-pvs');
-    expect(String(errors[0]!.message)).toContain(`input line ${lineContaining(input, 'repoExprr:')},`);
+    expect(String(errors[0]!.message)).toContain(`(line ${lineContaining(input, 'repoExprr:')}, column`);
   });
 });
 
@@ -342,14 +342,14 @@ describe('v1 List functionConfig', () => {
     expect(path.startsWith('items[2].spec')).toBe(true);
     expect(path).toBe('items[2].spec.packageContext.data.replicas');
     expect(String(errors[0]!.message)).toContain('must be a string');
-    expect(String(errors[0]!.message)).toContain(`input line ${lineContaining(input, 'replicas: 3')},`);
+    expect(String(errors[0]!.message)).toContain(`(line ${lineContaining(input, 'replicas: 3')}, column`);
   });
 
   it('an unknown field in a List item PackageVariant names its line', () => {
     const input = resourceList(ITEMS, list([injectA, insertAfter(VALID_PV, 'team: hr', '  bogusField: 1')]));
     const errors = runFailing(input);
     expect(errors[0]!.field).toEqual({ path: 'items[1].spec.bogusField' });
-    expect(String(errors[0]!.message)).toContain(`input line ${lineContaining(input, 'bogusField:')},`);
+    expect(String(errors[0]!.message)).toContain(`(line ${lineContaining(input, 'bogusField:')}, column`);
   });
 
   it('a List item that is not a KRM object is an error', () => {

@@ -10,8 +10,8 @@ export const optionsDataSchema = {
   properties: {
     strategy: { type: 'string', enum: MERGE_STRATEGIES },
     conflicts: { type: 'string', enum: CONFLICT_POLICIES, default: 'upstream-wins' },
-    packageName: stringSchema,
-    packagePath: stringSchema,
+    originDir: stringSchema,
+    upstreamDir: stringSchema,
   },
 } as const;
 

@@ -1,0 +1,8 @@
+import type { Result } from '../krm/results';
+
+/** One line a result, as kpt prints them: `[warning] v1/ConfigMap/app data.k: message`. */
+export function formatResult(result: Result): string {
+  const ref = result.resourceRef ? ` ${result.resourceRef.apiVersion}/${result.resourceRef.kind}/${result.resourceRef.namespace ? `${result.resourceRef.namespace}/` : ''}${result.resourceRef.name}` : '';
+  const field = result.field?.path ? ` ${result.field.path}` : '';
+  return `[${result.severity}]${ref}${field}: ${result.message}`;
+}
