@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers';
+
+const MAIN = join(REPO_ROOT, 'dist/main.js');
+
+function cli(args: string[], input = '') {
+  if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test builds first)');
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const run = spawnSync(process.execPath, [MAIN, ...args], { input, env, encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('the command line', () => {
+  it('--help prints usage with examples', () => {
+    const { code, stdout } = cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Usage:/);
+    expect(stdout).toMatch(/package-variant update LOCAL_DIR --origin DIR --upstream DIR/);
+    expect(stdout).toMatch(/kpt fn eval my-pkg --exec package-variant/);
+  });
+
+  it('--version prints the package version', () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(cli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it('an unknown argument is a usage error, exit 2', () => {
+    const { code, stderr } = cli(['--frobnicate']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/unknown argument "--frobnicate"/);
+  });
+
+  it('as a function, bad input still gives a ResourceList and exit 1', () => {
+    const { code, stdout, stderr } = cli([], 'not: [valid');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^apiVersion: config\.kubernetes\.io\/v1\nkind: ResourceList\nitems: \[\]\nresults:/);
+    expect(stderr).toBe('');
+  });
+});
+
+describe('package-variant update', () => {
+  let dir: string;
+  const write = (path: string, text: string) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+  const cm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${data}`;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pv-update-'));
+    for (const side of ['origin', 'upstream', 'local']) {
+      write(`${side}/a.yaml`, cm('a', '  k: "1"\n'));
+      write(`${side}/gone.yaml`, cm('gone', '  k: "1"\n'));
+    }
+    write('upstream/a.yaml', cm('a', '  k: "2"\n'));
+    write('upstream/new/b.yaml', cm('b', '  k: "1"\n'));
+    rmSync(join(dir, 'upstream/gone.yaml'));
+    write('local/mine.yaml', `# kept byte for byte\n${cm('mine', "  q: 'single'\n")}---\nplain: not a KRM object\n`);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('merges, writes only what changed, and reports', () => {
+    const before = read('local/mine.yaml');
+    const { code, stdout } = cli(['update', join(dir, 'local'), '--origin', join(dir, 'origin'), '--upstream', join(dir, 'upstream')]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\[info\]: merged upstream changes \(resource-merge\): 1 merged, 1 added, 1 deleted/);
+    expect(stdout).toMatch(/updated a\.yaml\nupdated new\/b\.yaml\nremoved gone\.yaml/);
+    expect(read('local/a.yaml')).toBe(cm('a', '  k: "2"\n'));
+    expect(read('local/new/b.yaml')).toBe(cm('b', '  k: "1"\n'));
+    expect(existsSync(join(dir, 'local/gone.yaml'))).toBe(false);
+    expect(read('local/mine.yaml')).toBe(before);
+  });
+
+  it('with --conflicts error, a conflict writes nothing and exits 1', () => {
+    write('local/a.yaml', cm('a', '  k: mine\n'));
+    const { code, stdout, stderr } = cli(['update', join(dir, 'local'), '--origin', join(dir, 'origin'), '--upstream', join(dir, 'upstream'), '--conflicts=error']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/\[error\] v1\/ConfigMap\/a data\.k: merge conflict/);
+    expect(stderr).toMatch(/nothing was written/);
+    expect(read('local/a.yaml')).toBe(cm('a', '  k: mine\n'));
+    expect(existsSync(join(dir, 'local/gone.yaml'))).toBe(true);
+  });
+
+  it('needs the three directories', () => {
+    expect(cli(['update', join(dir, 'local')]).code).toBe(2);
+    const missing = cli(['update', join(dir, 'local'), '--origin', join(dir, 'nope'), '--upstream', join(dir, 'upstream')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nope is not a directory/);
+  });
+});
