@@ -8,9 +8,7 @@ import {
   Document,
   isCollection,
   isMap,
-  isPair,
   isScalar,
-  isSeq,
   LineCounter,
   parseDocument,
   visit,
@@ -162,4 +160,3 @@ export function renderNode(node: Node): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
-export { isMap, isSeq, isPair, isScalar };
