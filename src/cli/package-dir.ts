@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { PARSE_OPTIONS } from '../krm/yaml-format';
 
 export interface PackageDocument {
   /** Path relative to the package root, with `/`. */
@@ -13,7 +12,6 @@ export interface PackageDocument {
   readonly index: number;
   /** The document's own text, exactly as in the file. */
   readonly text: string;
-  readonly isKrm: boolean;
 }
 
 function ignoredBy(root: string): (path: string) => boolean {
@@ -40,23 +38,33 @@ function resourceFiles(root: string): string[] {
   return found;
 }
 
-function splitDocuments(text: string): { text: string; isKrm: boolean }[] {
-  const docs = parseAllDocuments(text, PARSE_OPTIONS);
-  if (!Array.isArray(docs)) return [];
-  return docs
-    .filter((doc) => doc.contents !== null)
-    .map((doc) => {
-      const data = doc.errors.length ? undefined : (doc.toJS({ maxAliasCount: 100 }) as Record<string, any> | undefined);
-      const isKrm = typeof data?.apiVersion === 'string' && typeof data?.kind === 'string' && typeof data?.metadata?.name === 'string';
-      return { text: text.slice(doc.range[0], doc.range[2]), isKrm };
-    });
+/**
+ * A file's documents as exact text. Markers at column 0 separate them: block content is always
+ * indented, so a `---` line there is a marker. Directives need the parser.
+ */
+function splitDocuments(text: string): string[] {
+  if (/^%/m.test(text)) {
+    return parseAllDocuments(text).map((doc) => text.slice(doc.range[0], doc.range[2]));
+  }
+  return text.split(/^---[ \t]*(?:#.*)?$\n?/m).filter((part) => part.replace(/^\s*(#.*)?$/gm, '').trim() !== '' && part.trim() !== '...');
 }
 
-export function readPackage(root: string): PackageDocument[] {
+export interface PackageFiles {
+  /** File path → text. */
+  readonly files: ReadonlyMap<string, string>;
+  readonly documents: readonly PackageDocument[];
+}
+
+export function readPackage(root: string): PackageFiles {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
-  return resourceFiles(root).flatMap((path) =>
-    splitDocuments(readFileSync(join(root, path), 'utf8')).map((doc, index) => ({ path, index, ...doc })),
-  );
+  const files = new Map<string, string>();
+  const documents: PackageDocument[] = [];
+  for (const path of resourceFiles(root)) {
+    const text = readFileSync(join(root, path), 'utf8');
+    files.set(path, text);
+    splitDocuments(text).forEach((doc, index) => documents.push({ path, index, text: doc }));
+  }
+  return { files, documents };
 }
 
 /** Writes files (path → document texts); removes the listed files. */

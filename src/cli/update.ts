@@ -1,17 +1,23 @@
 /**
- * `package-variant update LOCAL --origin DIR --upstream DIR`: `kpt pkg update` without git. The three
- * packages become one ResourceList, the function merges it in-process, and only files whose
- * resources changed are written back.
+ * `package-variant update LOCAL --origin DIR --upstream DIR`: `kpt pkg update` without git.
+ *
+ * The three packages become one ResourceList in memory and the function merges it. Only what can
+ * change the result is parsed: origin and upstream files with the same text are left out (they can
+ * only say "upstream did not change this"), and a local document is parsed only when a changed
+ * upstream resource may be its counterpart (its identity is read by a line scan). Untouched
+ * documents are written back as they were; only files whose resources changed are rewritten.
  */
-import { Document, isMap, YAMLSeq, type Node } from 'yaml';
+import { isMap, type Node } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
-import type { KrmResource } from '../krm/resource';
-import { parseResourceList, type ResourceList } from '../krm/resource-list';
+import { scanIdentity } from '../krm/identity-scan';
+import { KrmResource } from '../krm/resource';
+import { ResourceList } from '../krm/resource-list';
 import { hasError, type Result } from '../krm/results';
-import { parseYaml, renderNode, RENDER_OPTIONS } from '../krm/yaml-format';
+import { parseYaml, renderNode } from '../krm/yaml-format';
+import { identityKeys, identityKeysOf } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
 import { packageVariantFunction } from '../function';
-import { readPackage, writePackage, type PackageDocument } from './package-dir';
+import { readPackage, writePackage, type PackageDocument, type PackageFiles } from './package-dir';
 
 export interface UpdateOptions {
   local: string;
@@ -21,87 +27,135 @@ export interface UpdateOptions {
   conflicts?: string;
 }
 
-const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
-
-function annotated(doc: PackageDocument, tag: string | undefined): { node: Node; hadAnnotations: boolean } {
-  const parsed = parseYaml(doc.text).doc;
-  const hadAnnotations = isMap(parsed.getIn(['metadata', 'annotations'], true));
-  if (!hadAnnotations) parsed.setIn(['metadata', 'annotations'], parsed.createNode({}));
-  const values: [string, string][] = [[PATH, doc.path], [INDEX, String(doc.index)]];
-  if (tag) values.push([MERGE_SOURCE, tag]);
-  for (const [key, value] of values) parsed.setIn(['metadata', 'annotations', key], value);
-  return { node: parsed.contents as Node, hadAnnotations };
-}
-
-function buildInput(options: UpdateOptions): { text: string; localDocs: PackageDocument[]; otherDocs: PackageDocument[]; hadAnnotations: boolean[] } {
-  const list = new Document({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] });
-  const items = list.get('items') as YAMLSeq;
-  const everything = readPackage(options.local);
-  const localDocs = everything.filter((d) => d.isKrm);
-  const otherDocs = everything.filter((d) => !d.isKrm);
-  const hadAnnotations: boolean[] = [];
-  for (const doc of localDocs) {
-    const { node, hadAnnotations: had } = annotated(doc, undefined);
-    items.items.push(node);
-    hadAnnotations.push(had);
-  }
-  for (const [dir, tag] of [[options.origin, 'original'], [options.upstream, 'updated']] as const) {
-    for (const doc of readPackage(dir).filter((d) => d.isKrm)) items.items.push(annotated(doc, tag).node);
-  }
-  const data: Record<string, string> = {};
-  if (options.strategy) data.strategy = options.strategy;
-  if (options.conflicts) data.conflicts = options.conflicts;
-  list.set('functionConfig', list.createNode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'update-options' }, data }));
-  return { text: list.toString(RENDER_OPTIONS), localDocs, otherDocs, hadAnnotations };
-}
-
-/** The resource as it goes to disk: without the annotations the CLI added for the function. */
-function diskText(resource: KrmResource, hadAnnotations: boolean): string {
-  const node = resource.node.clone() as typeof resource.node;
-  const annotations = node.getIn(['metadata', 'annotations'], true);
-  if (isMap(annotations)) {
-    for (const key of OUR_ANNOTATIONS) annotations.delete(key);
-    const metadata = node.get('metadata', true);
-    if (annotations.items.length === 0 && !hadAnnotations && isMap(metadata)) metadata.delete('annotations');
-  }
-  return `${renderNode(node)}\n`;
-}
-
 export interface UpdateOutcome {
   results: Result[];
   written: string[];
   removed: string[];
 }
 
+const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
+
+/** Documents the merge always needs: schemas and package metadata. */
+const ALWAYS_NEEDED = /^kind:\s*["']?(CustomResourceDefinition|Kptfile)["']?\s*$/m;
+
+interface ParsedDocument {
+  readonly resource: KrmResource;
+  readonly hadAnnotations: boolean;
+}
+
+function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
+  const { doc: parsed } = parseYaml(doc.text);
+  if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
+  if (!isMap(parsed.contents)) return undefined;
+  const hadAnnotations = isMap(parsed.getIn(['metadata', 'annotations'], true));
+  const resource = new KrmResource(parsed.contents, parsed, 'input');
+  if (!resource.isKrmObject) return undefined;
+  resource.setAnnotation(PATH, doc.path);
+  resource.setAnnotation(INDEX, String(doc.index));
+  if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
+  // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
+  return { resource: new KrmResource(parsed.contents, parsed, 'input'), hadAnnotations };
+}
+
+/** Origin and upstream documents in files whose text differs between the two versions. */
+function changedUpstream(origin: PackageFiles, upstream: PackageFiles): { origin: PackageDocument[]; upstream: PackageDocument[] } {
+  const differs = (doc: PackageDocument, other: PackageFiles, own: PackageFiles) =>
+    other.files.get(doc.path) !== own.files.get(doc.path) || ALWAYS_NEEDED.test(doc.text);
+  return {
+    origin: origin.documents.filter((d) => differs(d, upstream, origin)),
+    upstream: upstream.documents.filter((d) => differs(d, origin, upstream)),
+  };
+}
+
+function functionConfig(options: UpdateOptions): KrmResource {
+  const data: Record<string, string> = {};
+  if (options.strategy) data.strategy = options.strategy;
+  if (options.conflicts) data.conflicts = options.conflicts;
+  return KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'update-options' }, data });
+}
+
+/** The resource as it goes to disk: without the annotations the command added for the function. */
+function diskText(resource: KrmResource, hadAnnotations: boolean): string {
+  const node = resource.node.clone() as typeof resource.node;
+  const annotations = node.getIn(['metadata', 'annotations'], true);
+  const metadata = node.get('metadata', true);
+  if (isMap(annotations)) {
+    for (const key of OUR_ANNOTATIONS) annotations.delete(key);
+    if (annotations.items.length === 0 && !hadAnnotations && isMap(metadata)) metadata.delete('annotations');
+  }
+  return `${renderNode(node as Node)}\n`;
+}
+
+/**
+ * Leaving out what upstream did not change is sound only for resource-merge: the other strategies
+ * look at every local resource (force-delete-replace drops local-only ones, fast-forward refuses
+ * local additions).
+ */
+function mayLeaveOut(options: UpdateOptions, local: PackageFiles): boolean {
+  if (options.strategy) return options.strategy === 'resource-merge';
+  const kptfile = local.documents.find((d) => d.path === 'Kptfile');
+  const recorded = kptfile ? parseDocument(kptfile, undefined)?.resource.get(['upstream', 'updateStrategy']) : undefined;
+  return recorded === undefined || recorded === null || recorded === 'resource-merge';
+}
+
 export function updatePackage(options: UpdateOptions): UpdateOutcome {
-  const { text, localDocs, otherDocs, hadAnnotations } = buildInput(options);
-  const list: ResourceList = parseResourceList(text);
-  const original = new Map<KrmResource, number>(list.items.slice(0, localDocs.length).map((item, i) => [item, i]));
+  const local = readPackage(options.local);
+  const origin = readPackage(options.origin);
+  const upstream = readPackage(options.upstream);
+  const leaveOut = mayLeaveOut(options, local);
+  const changed = leaveOut ? changedUpstream(origin, upstream) : { origin: origin.documents, upstream: upstream.documents };
+  const tagged = [
+    ...changed.origin.map((d) => parseDocument(d, 'original')),
+    ...changed.upstream.map((d) => parseDocument(d, 'updated')),
+  ].filter((p): p is ParsedDocument => p !== undefined);
+  const wanted = new Set(tagged.flatMap((p) => identityKeys(p.resource)));
+
+  // Each local document: parsed when it may take part in the merge, else kept as text.
+  const parsedLocal = new Map<PackageDocument, ParsedDocument>();
+  for (const doc of local.documents) {
+    const scanned = scanIdentity(doc.text);
+    if (scanned?.krm === false) continue;
+    const needed = !leaveOut || !scanned || ALWAYS_NEEDED.test(doc.text) || identityKeysOf({ ...scanned, path: doc.path }).some((k) => wanted.has(k));
+    const parsed = needed ? parseDocument(doc, undefined) : undefined;
+    if (parsed) parsedLocal.set(doc, parsed);
+  }
+
+  const list = new ResourceList('config.kubernetes.io/v1', [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)], functionConfig(options));
   packageVariantFunction(list);
   if (hasError(list.results)) return { results: list.results, written: [], removed: [] };
+  return { results: list.results, ...writeBack(options.local, local, parsedLocal, list.items) };
+}
 
-  const byPath = new Map<string, KrmResource[]>();
-  for (const item of list.items) {
-    const path = item.path as string;
-    byPath.set(path, [...(byPath.get(path) ?? []), item]);
-  }
+/** Rewrites the files whose resources changed, keeping every other document's text. */
+function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { written: string[]; removed: string[] } {
+  const kept = new Set(items);
+  const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
+  // Resources that are new to a file: added upstream, or moved there from another file.
+  const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
+  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadAnnotations ?? false);
   const files = new Map<string, string[]>();
-  for (const [path, resources] of byPath) {
-    resources.sort((a, b) => a.fileIndex - b.fileIndex);
-    const unchanged = resources.every((r) => !r.isChanged && localDocs[original.get(r)!]?.path === path);
-    const before = localDocs.filter((d) => d.path === path).length;
-    if (unchanged && before === resources.length) continue;
-    const texts = resources.map((r) => {
-      const at = original.get(r);
-      return at !== undefined && !r.isChanged ? localDocs[at]!.text : diskText(r, at !== undefined && hadAnnotations[at]!);
-    });
-    // Documents that are not KRM objects stay where they were in the file.
-    for (const other of otherDocs.filter((d) => d.path === path)) texts.splice(other.index, 0, other.text);
-    files.set(path, texts);
+  const removed: string[] = [];
+  const paths = [...new Set([...local.files.keys(), ...arriving.map((r) => r.path as string)])];
+  for (const path of paths) {
+    let changed = false;
+    const texts: string[] = [];
+    for (const doc of local.documents.filter((d) => d.path === path)) {
+      const resource = parsedLocal.get(doc)?.resource;
+      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
+        texts.push(doc.text);
+      } else {
+        changed = true;
+        if (kept.has(resource) && resource.path === path) texts.push(text(resource));
+      }
+    }
+    for (const resource of arriving.filter((r) => r.path === path)) {
+      texts.push(text(resource));
+      changed = true;
+    }
+    if (!changed) continue;
+    if (texts.length === 0) removed.push(path);
+    else files.set(path, texts);
   }
-  const emptied = [...new Set(localDocs.map((d) => d.path))].filter((path) => !byPath.has(path));
-  const removed = emptied.filter((path) => !otherDocs.some((d) => d.path === path));
-  for (const path of emptied.filter((p) => !removed.includes(p))) files.set(path, otherDocs.filter((d) => d.path === path).map((d) => d.text));
-  writePackage(options.local, files, removed);
-  return { results: list.results, written: [...files.keys()].sort(), removed: removed.sort() };
+  writePackage(root, files, removed);
+  return { written: [...files.keys()].sort(), removed: removed.sort() };
 }

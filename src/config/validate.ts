@@ -7,7 +7,8 @@ export interface DataLocation {
   /** Path of the data's root inside `node`, e.g. ['items', 2] for an object inside a List. */
   readonly prefix: readonly (string | number)[];
   readonly node: Node;
-  readonly lineCounter: LineCounter;
+  /** Absent for data built in memory, which has no lines to point at. */
+  readonly lineCounter?: LineCounter;
   readonly file?: { path: string; index?: number };
 }
 
@@ -71,6 +72,7 @@ function nodeAt(root: Node, segments: readonly (string | number)[], atKey: boole
 }
 
 function lineOf(location: DataLocation, segments: readonly (string | number)[], atKey: boolean): string {
+  if (!location.lineCounter) return '';
   for (let length = segments.length; length >= 0; length -= 1) {
     const target = nodeAt(location.node, segments.slice(0, length), atKey && length === segments.length);
     if (target?.range) {

@@ -7,32 +7,11 @@
  * It answers false at the first thing it cannot vouch for (anchors, tags, flow items, documents,
  * duplicate keys, half-identified items...), and the full parser then decides, reporting any error.
  */
+import { BEYOND_LINE_SCAN, keyOf, meaningfulLines, valueOf, type Line } from './line-scan';
+
 const RESOURCE_LIST_API = /^apiVersion: ["']?config\.kubernetes\.io\/v1(beta1)?["']?\s*$/;
 // Block scalars (`|`, `>`) are fine: their text is indented deeper than the key that holds them.
-const UNSURE = /\t|\r|^(---|\.\.\.|%)|merge-source|(^|[\s:,[{-])[&*!]|^\s*-\s*[{[]/m;
-
-interface Line {
-  readonly indent: number;
-  readonly text: string;
-}
-
-function meaningfulLines(text: string): Line[] {
-  const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
-    const trimmed = raw.trimStart();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    lines.push({ indent: raw.length - trimmed.length, text: raw });
-  }
-  return lines;
-}
-
-function keyOf(line: string): string | undefined {
-  return /^\s*(?:- )?([A-Za-z][\w.-]*):(?:\s|$)/.exec(line)?.[1];
-}
-
-function valueOf(line: string): string {
-  return line.slice(line.indexOf(':') + 1).replace(/\s+#.*$/, '').trim();
-}
+const UNSURE = /merge-source|^\s*-\s*[{[]/m;
 
 const isDashLine = (line: Line) => line.text.trimStart().startsWith('- ') || line.text.trim() === '-';
 
@@ -96,7 +75,7 @@ function emptyFunctionConfig(block: readonly Line[]): boolean {
 }
 
 export function isPlainNoOp(text: string): boolean {
-  if (text.length === 0 || UNSURE.test(text)) return false;
+  if (text.length === 0 || BEYOND_LINE_SCAN.test(text) || UNSURE.test(text)) return false;
   const top = blocks(meaningfulLines(text), 0, (line) => !isDashLine(line) && keyOf(line.text) !== undefined, isDashLine);
   if (!top) return false;
   const sections = new Map<string, Line[]>();

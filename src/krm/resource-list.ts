@@ -27,15 +27,23 @@ interface ItemsLayout {
   readonly valueRange: readonly [number, number];
 }
 
+export interface ResourceListSource {
+  readonly text: string;
+  readonly doc: Document.Parsed;
+  readonly layout: ItemsLayout;
+  readonly lineCounter: LineCounter;
+}
+
 export class ResourceList {
   items: KrmResource[];
   readonly results: Result[] = [];
 
+  /** `source` is the text it was read from; a list built in memory (the update command) has none. */
   constructor(
     readonly apiVersion: string,
     items: KrmResource[],
     readonly functionConfig: KrmResource | undefined,
-    readonly source: { text: string; doc: Document.Parsed; layout: ItemsLayout; lineCounter: LineCounter },
+    readonly source?: ResourceListSource,
   ) {
     this.items = items;
   }
@@ -201,8 +209,8 @@ function applyEdits(text: string, edits: Edit[]): string {
   return out + text.slice(at);
 }
 
-function itemEdits(list: ResourceList): Edit[] {
-  const { layout } = list.source;
+function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
+  const { layout } = source;
   const present = new Set(list.items);
   const edits: Edit[] = [];
   if (layout.appendAt === undefined) {
@@ -212,7 +220,7 @@ function itemEdits(list: ResourceList): Edit[] {
     }
     return edits;
   }
-  const text = list.source.text;
+  const text = source.text;
   for (const [resource, span] of layout.spans) {
     if (!present.has(resource)) {
       // Take the indentation before the `- ` too, so the next item keeps its column.
@@ -234,13 +242,13 @@ function itemEdits(list: ResourceList): Edit[] {
   return edits;
 }
 
-function resultsEdit(list: ResourceList): Edit | undefined {
+function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | undefined {
   if (list.results.length === 0) return undefined;
-  const root = list.source.doc.contents as YAMLMap;
+  const root = source.doc.contents as YAMLMap;
   const existing = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'results');
   const earlier = existing ? ((existing.value as Node | null)?.toJSON?.() as Record<string, unknown>[] | undefined) ?? [] : [];
   const all = [...(Array.isArray(earlier) ? (earlier as unknown as Result[]) : []), ...list.results];
-  const text = list.source.text;
+  const text = source.text;
   const block = `${renderResults(all)}\n`;
   if (existing) {
     const keyRange = (existing.key as Node).range!;
@@ -253,10 +261,12 @@ function resultsEdit(list: ResourceList): Edit | undefined {
 
 /** Writes the list; `keepItems` writes the input's items untouched (after an error, nothing half-applied). */
 export function serializeResourceList(list: ResourceList, { keepItems = false } = {}): string {
-  const edits = keepItems ? [] : itemEdits(list);
-  const results = resultsEdit(list);
+  const { source } = list;
+  if (!source) throw new Error('a ResourceList built in memory has no text to write back');
+  const edits = keepItems ? [] : itemEdits(list, source);
+  const results = resultsEdit(list, source);
   if (results) edits.push(results);
-  return edits.length === 0 ? list.source.text : applyEdits(list.source.text, edits);
+  return edits.length === 0 ? source.text : applyEdits(source.text, edits);
 }
 
 /** The output when the input could not be read at all: a valid, empty ResourceList with the results. */

@@ -4,6 +4,7 @@ import type { ResourceRef } from './results';
 import { newDocument } from './yaml-format';
 
 function scalarString(node: unknown): string | undefined {
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean') return String(node);
   if (isScalar(node) && node.value !== null && node.value !== undefined && typeof node.value !== 'object') return String(node.value);
   return undefined;
 }

@@ -5,26 +5,14 @@
  * annotation kpt writes. The file path is not part of identity; Kptfiles are one per directory.
  */
 import { isMap, isScalar } from 'yaml';
+import type { IdentityFacts } from '../../krm/identity-scan';
 import type { KrmResource } from '../../krm/resource';
 
 export const UPSTREAM_IDENTIFIER = 'internal.kpt.dev/upstream-identifier';
 
-function mergeComment(resource: KrmResource): { namespace: string; name: string } | undefined {
-  const root = resource.node;
-  if (!isMap(root)) return undefined;
-  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'metadata');
-  const comment = isScalar(pair?.key) ? pair.key.comment : undefined;
-  const match = comment?.trim().match(/^kpt-merge:\s*([^/\s]*)\/(\S+)\s*$/);
-  return match ? { namespace: match[1] as string, name: match[2] as string } : undefined;
-}
-
-function annotated(resource: KrmResource): { namespaces: string[]; name: string } | undefined {
-  const parts = resource.annotation(UPSTREAM_IDENTIFIER)?.split('|');
-  if (parts?.length !== 4) return undefined;
-  const [group, kind, namespace, name] = parts as [string, string, string, string];
-  if (group !== resource.group || kind !== resource.kind || !name) return undefined;
-  // kpt writes "default" for a resource without a namespace.
-  return { namespaces: namespace === 'default' ? ['default', ''] : [namespace], name };
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
 }
 
 function directoryOf(path: string | undefined): string {
@@ -34,14 +22,37 @@ function directoryOf(path: string | undefined): string {
 }
 
 /** Identity keys, most specific first; a resource matches a tuple on any of them. */
+export function identityKeysOf(facts: IdentityFacts): string[] {
+  const group = groupOf(facts.apiVersion);
+  if (group === 'kpt.dev' && facts.kind === 'Kptfile') return [`kpt.dev|Kptfile|${directoryOf(facts.path)}`];
+  const prefix = `${group}|${facts.kind}`;
+  const comment = facts.metadataComment?.trim().match(/^kpt-merge:\s*([^/\s]*)\/(\S+)\s*$/);
+  if (comment) return [`${prefix}|${comment[1]}|${comment[2]}`];
+  const parts = facts.upstreamIdentifier?.split('|');
+  if (parts?.length === 4 && parts[0] === group && parts[1] === facts.kind && parts[3]) {
+    // kpt writes "default" for a resource without a namespace.
+    const namespaces = parts[2] === 'default' ? ['default', ''] : [parts[2] as string];
+    return namespaces.map((ns) => `${prefix}|${ns}|${parts[3]}`);
+  }
+  return [`${prefix}|${facts.namespace}|${facts.name}`];
+}
+
+function metadataComment(resource: KrmResource): string | undefined {
+  const root = resource.node;
+  const pair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'metadata') : undefined;
+  return isScalar(pair?.key) ? pair.key.comment ?? undefined : undefined;
+}
+
 export function identityKeys(resource: KrmResource): string[] {
-  if (resource.isKptfile) return [`kpt.dev|Kptfile|${directoryOf(resource.path)}`];
-  const prefix = `${resource.group}|${resource.kind}`;
-  const comment = mergeComment(resource);
-  if (comment) return [`${prefix}|${comment.namespace}|${comment.name}`];
-  const annotation = annotated(resource);
-  if (annotation) return annotation.namespaces.map((ns) => `${prefix}|${ns}|${annotation.name}`);
-  return [`${prefix}|${resource.namespace ?? ''}|${resource.name}`];
+  return identityKeysOf({
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    name: resource.name,
+    namespace: resource.namespace ?? '',
+    metadataComment: metadataComment(resource),
+    upstreamIdentifier: resource.annotation(UPSTREAM_IDENTIFIER),
+    path: resource.path,
+  });
 }
 
 export function describeResource(resource: KrmResource): string {

@@ -1,0 +1,71 @@
+/**
+ * Reads a document's identity (apiVersion, kind, name, namespace, the `# kpt-merge:` comment and the
+ * upstream-identifier annotation) from its lines, so a package's untouched resources need no parse.
+ * Answers undefined when it cannot be sure; the caller then parses.
+ */
+import { BEYOND_LINE_SCAN, keyOf, meaningfulLines, simpleScalar, valueOf, type Line } from './line-scan';
+
+/** What identity is made of, whether read from a parsed resource or scanned from its text. */
+export interface IdentityFacts {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string;
+  /** The line comment on `metadata:`. */
+  readonly metadataComment?: string;
+  readonly upstreamIdentifier?: string;
+  readonly path?: string;
+}
+
+export type ScannedIdentity = IdentityFacts & { readonly krm: true };
+
+export type ScanOutcome = ScannedIdentity | { readonly krm: false } | undefined;
+
+const UPSTREAM_IDENTIFIER = 'internal.kpt.dev/upstream-identifier';
+
+/** The lines under `parent` (deeper than it), and the indent of its first child. */
+function children(lines: readonly Line[], parent: number): { lines: Line[]; indent: number } {
+  const out: Line[] = [];
+  for (let i = parent + 1; i < lines.length && lines[i]!.indent > lines[parent]!.indent; i += 1) out.push(lines[i]!);
+  return { lines: out, indent: out[0]?.indent ?? -1 };
+}
+
+function field(lines: readonly Line[], indent: number, key: string): { value: string | undefined; at: number } | undefined {
+  const at = lines.findIndex((l) => l.indent === indent && keyOf(l.text) === key && !l.text.trimStart().startsWith('-'));
+  return at === -1 ? undefined : { value: simpleScalar(valueOf(lines[at]!.text)), at };
+}
+
+export function scanIdentity(text: string): ScanOutcome {
+  if (BEYOND_LINE_SCAN.test(text)) return undefined;
+  const lines = meaningfulLines(text);
+  // A sequence is not a KRM object; other `- ` lines at column 0 are compact lists under a key.
+  if (lines[0]?.text.startsWith('-')) return { krm: false };
+  if (lines.some((l) => l.indent === 0 && !l.text.startsWith('-') && keyOf(l.text) === undefined)) return undefined;
+  const apiVersion = field(lines, 0, 'apiVersion');
+  const kind = field(lines, 0, 'kind');
+  const metadata = field(lines, 0, 'metadata');
+  if (!apiVersion && !kind && !metadata) return { krm: false };
+  if (!apiVersion?.value || !kind?.value || !metadata || valueOf(lines[metadata.at]!.text) !== '') return undefined;
+  const below = children(lines, metadata.at);
+  const name = field(below.lines, below.indent, 'name');
+  const namespace = field(below.lines, below.indent, 'namespace');
+  if (!name?.value || (namespace && namespace.value === undefined)) return undefined;
+  const annotations = field(below.lines, below.indent, 'annotations');
+  let upstreamIdentifier: string | undefined;
+  if (annotations) {
+    const entries = children(below.lines, annotations.at);
+    const entry = field(entries.lines, entries.indent, UPSTREAM_IDENTIFIER);
+    if (entry && entry.value === undefined) return undefined;
+    upstreamIdentifier = entry?.value;
+  }
+  const comment = /^metadata:\s+#(.*)$/.exec(lines[metadata.at]!.text)?.[1];
+  return {
+    krm: true,
+    apiVersion: apiVersion.value,
+    kind: kind.value,
+    name: name.value,
+    namespace: namespace?.value ?? '',
+    ...(comment !== undefined ? { metadataComment: comment } : {}),
+    ...(upstreamIdentifier !== undefined ? { upstreamIdentifier } : {}),
+  };
+}

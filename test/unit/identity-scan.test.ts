@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, parseAllDocuments } from 'yaml';
+import { scanIdentity } from '../../src/krm/identity-scan';
+import { KrmResource } from '../../src/krm/resource';
+import { parseYaml } from '../../src/krm/yaml-format';
+import { identityKeys, identityKeysOf } from '../../src/merge/resources/identity';
+import { SHARED } from '../helpers';
+
+function documentsOf(dir: string): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.ya?ml$|^Kptfile$/.test(name)) {
+        for (const part of readFileSync(full, 'utf8').split(/^---[ \t]*(?:#.*)?$\n?/m)) out.push({ file: full, text: part });
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** What a full parse says: not KRM, or the identity keys. */
+function parsedIdentity(text: string): string[] | 'not-krm' | 'unparseable' {
+  if (parseAllDocuments(text).length !== 1) return 'unparseable';
+  const { doc } = parseYaml(text);
+  if (doc.errors.length) return 'unparseable';
+  if (!isMap(doc.contents)) return 'not-krm';
+  const resource = new KrmResource(doc.contents, doc, 'input');
+  return resource.isKrmObject ? identityKeys(resource) : 'not-krm';
+}
+
+describe('the identity scan agrees with the parser whenever it answers', () => {
+  const documents = documentsOf(join(SHARED, 'conformance', 'real-packages')).filter((d) => d.text.trim() !== '');
+
+  it('answers for most real documents', () => {
+    const answered = documents.filter((d) => scanIdentity(d.text) !== undefined).length;
+    expect(answered / documents.length).toBeGreaterThan(0.8);
+  });
+
+  it('never disagrees', () => {
+    const disagreements = documents.flatMap(({ file, text }) => {
+      const scanned = scanIdentity(text);
+      if (scanned === undefined) return [];
+      const parsed = parsedIdentity(text);
+      const fromScan = scanned.krm ? identityKeysOf(scanned) : 'not-krm';
+      return JSON.stringify(fromScan) === JSON.stringify(parsed) ? [] : [{ file, fromScan, parsed }];
+    });
+    expect(disagreements).toEqual([]);
+  });
+});
+
+describe('the identity scan', () => {
+  const keys = (text: string) => {
+    const scanned = scanIdentity(text);
+    return scanned?.krm ? identityKeysOf(scanned) : scanned;
+  };
+
+  it('reads the kpt-merge comment and the upstream-identifier annotation', () => {
+    expect(keys('apiVersion: apps/v1\nkind: Deployment\nmetadata: # kpt-merge: prod/web\n  name: dev-web\n')).toEqual(['apps|Deployment|prod|web']);
+    expect(keys("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|orig'\n")).toEqual(['|ConfigMap|default|orig', '|ConfigMap||orig']);
+    expect(keys('apiVersion: "v1"\nkind: Service\nmetadata:\n  namespace: \'ns\'\n  name: s # the service\n')).toEqual(['|Service|ns|s']);
+  });
+
+  it('says what is not a KRM object', () => expect(scanIdentity('resources:\n- a.yaml\n')).toEqual({ krm: false }));
+
+  it.each([
+    ['flow metadata', 'apiVersion: v1\nkind: A\nmetadata: {name: a}\n'],
+    ['an anchor', 'apiVersion: v1\nkind: A\nmetadata: &m\n  name: a\n'],
+    ['an escaped name', 'apiVersion: v1\nkind: A\nmetadata:\n  name: "a\\u0062"\n'],
+    ['a block scalar name', 'apiVersion: v1\nkind: A\nmetadata:\n  name: |\n    a\n'],
+    ['a tag', 'apiVersion: v1\nkind: !!str A\nmetadata:\n  name: a\n'],
+    ['no name', 'apiVersion: v1\nkind: A\nmetadata:\n  labels: {}\n'],
+  ])('leaves %s to the parser', (_name, text) => expect(scanIdentity(text)).toBeUndefined());
+});
