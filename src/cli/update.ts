@@ -40,21 +40,23 @@ const ALWAYS_NEEDED = /^kind:\s*["']?(CustomResourceDefinition|Kptfile)["']?\s*$
 
 interface ParsedDocument {
   readonly resource: KrmResource;
-  readonly hadAnnotations: boolean;
+  /** The file had `annotations: {}`; otherwise a map left empty is dropped, as kpt's writer does. */
+  readonly hadEmptyAnnotations: boolean;
 }
 
 function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
   const { doc: parsed } = parseYaml(doc.text);
   if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
-  const hadAnnotations = isMap(parsed.getIn(['metadata', 'annotations'], true));
+  const annotations = parsed.getIn(['metadata', 'annotations'], true);
+  const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   const resource = new KrmResource(parsed.contents, parsed, 'input');
   if (!resource.isKrmObject) return undefined;
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
   // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
-  return { resource: new KrmResource(parsed.contents, parsed, 'input'), hadAnnotations };
+  return { resource: new KrmResource(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
 }
 
 /** Origin and upstream documents in files whose text differs between the two versions. */
@@ -75,13 +77,13 @@ function functionConfig(options: UpdateOptions): KrmResource {
 }
 
 /** The resource as it goes to disk: without the annotations the command added for the function. */
-function diskText(resource: KrmResource, hadAnnotations: boolean): string {
+function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
   const node = resource.node.clone() as typeof resource.node;
   const annotations = node.getIn(['metadata', 'annotations'], true);
   const metadata = node.get('metadata', true);
   if (isMap(annotations)) {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
-    if (annotations.items.length === 0 && !hadAnnotations && isMap(metadata)) metadata.delete('annotations');
+    if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
   return `${renderNode(node as Node)}\n`;
 }
@@ -132,7 +134,7 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
   const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadAnnotations ?? false);
+  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
   const files = new Map<string, string[]>();
   const removed: string[] = [];
   const paths = [...new Set([...local.files.keys(), ...arriving.map((r) => r.path as string)])];

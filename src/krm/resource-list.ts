@@ -18,6 +18,8 @@ interface ItemSpan {
 }
 
 interface ItemsLayout {
+  /** Where the `items` key ends, to write `items: []` when every item is removed. */
+  readonly keyEnd: number;
   /** Column of the `- ` indicators. */
   readonly indent: number;
   readonly spans: ReadonlyMap<KrmResource, ItemSpan>;
@@ -54,11 +56,11 @@ function offsetLocation(lineCounter: LineCounter, offset: number): string {
   return `line ${line}, column ${col}`;
 }
 
-function readItemsLayout(text: string, itemsNode: YAMLSeq, resources: KrmResource[]): ItemsLayout {
+function readItemsLayout(text: string, itemsNode: YAMLSeq, keyEnd: number, resources: KrmResource[]): ItemsLayout {
   const token = (itemsNode as { srcToken?: CST.Token }).srcToken;
   const range = itemsNode.range ?? [text.length, text.length, text.length];
   if (!token || token.type !== 'block-seq') {
-    return { indent: 0, spans: new Map(), valueRange: [range[0], range[1]] };
+    return { keyEnd, indent: 0, spans: new Map(), valueRange: [range[0], range[1]] };
   }
   const spans = new Map<KrmResource, ItemSpan>();
   let appendAt = token.offset;
@@ -71,7 +73,7 @@ function readItemsLayout(text: string, itemsNode: YAMLSeq, resources: KrmResourc
     spans.set(resource, { dash: dash.offset, end });
     appendAt = end;
   });
-  return { indent: token.indent, spans, appendAt, valueRange: [range[0], range[1]] };
+  return { keyEnd, indent: token.indent, spans, appendAt, valueRange: [range[0], range[1]] };
 }
 
 function describeItem(index: number, node: unknown): string {
@@ -160,7 +162,8 @@ export function parseResourceList(text: string): ResourceList {
   if (problems.length > 0) throw new FunctionError(problems);
 
   const resources = itemsNode.items.map((node) => new KrmResource(node as YAMLMap, doc, 'input'));
-  const layout = readItemsLayout(text, itemsNode, resources);
+  const itemsKey = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'items')?.key as Node;
+  const layout = readItemsLayout(text, itemsNode, itemsKey.range![1], resources);
   const configNode = root.get('functionConfig', true) as Node | null | undefined;
   let functionConfig: KrmResource | undefined;
   if (isMap(configNode)) {
@@ -221,6 +224,10 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
     return edits;
   }
   const text = source.text;
+  if (list.items.length === 0) {
+    // A block sequence cannot be empty: every item went, so the list becomes `[]`.
+    return layout.spans.size === 0 ? [] : [{ start: layout.keyEnd, end: layout.appendAt, text: `: []${text[layout.appendAt - 1] === '\n' ? '\n' : ''}` }];
+  }
   for (const [resource, span] of layout.spans) {
     if (!present.has(resource)) {
       // Take the indentation before the `- ` too, so the next item keeps its column.

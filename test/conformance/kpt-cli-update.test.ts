@@ -78,7 +78,7 @@ const DEVIATIONS: Record<string, Deviation> = {
     },
   },
   'kpt-beta56-observed-locally-deleted-maps-resurrected-as-empty': {
-    readme: 'a map deleted on one side comes back as `{}`',
+    readme: 'a map the merge empties (deleted on one side, emptied by upstream nulls, or each side deleting different keys) stays as `{}`',
     check: ([deployment]) => {
       expect(deployment!.metadata.labels).toBeUndefined();
       expect(deployment!.spec.strategy).toBeUndefined();

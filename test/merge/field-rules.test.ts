@@ -41,6 +41,16 @@ describe('scalars', () => {
     expect(items[0]!.data).toEqual({ b: null });
   });
 
+  it('drops nulls inside a value taken from upstream; a null both sides set stays', () => {
+    const { items } = merge1(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    team: null\n    tier: web\ndata:\n  a: null\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: null\n',
+    );
+    expect(items[0]!.metadata.labels).toEqual({ tier: 'web' });
+    expect(items[0]!.data).toEqual({ a: null });
+  });
+
   it('treats quoting as no change and a type change as a change', () => {
     const { items } = merge1(cm('  a: "1"\n  b: x\n'), cm('  a: 1\n  b: "x"\n'), cm('  a: "1"\n  b: x\n'));
     expect(items[0]!.data).toEqual({ a: 1, b: 'x' });
@@ -63,6 +73,13 @@ describe('maps', () => {
     const { items, messages } = merge1(cm('  a: "1"\n  b: "1"\n'), cm('  a: "2"\n  b: "1"\n'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
     expect(items[0]!.data).toEqual({ a: '2', b: '1' });
     expect(messages.join()).toMatch(/data was deleted locally but changed upstream/);
+  });
+
+  it('a map deleted upstream keeps the keys local added and loses the ones from origin', () => {
+    const withLabels = (labels: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n${labels}data:\n  a: "1"\n`;
+    const { items, messages } = merge1(withLabels('  labels:\n    app: c\n'), withLabels(''), withLabels('  labels:\n    app: c\n    owner: me\n'));
+    expect(items[0]!.metadata.labels).toEqual({ owner: 'me' });
+    expect(messages.join()).not.toMatch(/merge conflict/);
   });
 
   it('a new upstream key goes after its upstream predecessor', () => {

@@ -37,6 +37,13 @@ describe('the merge step', () => {
     expect(items.map((i) => [i.metadata.name, i.data.k])).toEqual([['dev-a', 'v2'], ['dev-b', 'v2']]);
   });
 
+  it('does not count what kpt pkg get writes on fetch as a local change', () => {
+    const fetched = "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /b\n  name: b\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|b'\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\ndata:\n  k: v\n";
+    const { items, results } = merge({ origin: [cm('b', 'v')], upstream: [], local: [fetched] });
+    expect(items).toEqual([]);
+    expect(results.filter((r) => r.severity === 'warning')).toEqual([]);
+  });
+
   it('follows an upstream file move unless local moved the resource', () => {
     const at = (yaml: string, source: 'original' | 'updated' | undefined, path: string) => tagged(yaml, source, path);
     const input = resourceList([at(cm('a', 'v'), undefined, 'a.yaml'), at(cm('a', 'v'), 'original', 'a.yaml'), at(cm('a', 'v'), 'updated', 'moved/a.yaml')]);

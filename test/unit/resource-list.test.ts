@@ -97,6 +97,14 @@ describe('ResourceList output', () => {
     expect(output).toContain('functionConfig:\n  apiVersion: v1');
   });
 
+  it('writes `items: []` when every item is removed', () => {
+    const list = parseResourceList(resourceList([configMap('a'), configMap('b')], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f'));
+    list.items = [];
+    const output = serializeResourceList(list);
+    expect(output).toContain('items: []\nfunctionConfig:');
+    expect(parse(output).items).toEqual([]);
+  });
+
   it('renders a whole list when the input had `items: []`', () => {
     const list = parseResourceList(resourceList([]));
     list.items.push(KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }));

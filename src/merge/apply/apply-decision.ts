@@ -5,7 +5,7 @@
 import { isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { Slots } from '../elements/element';
 import type { Decision } from '../visitors/decision';
-import { hasValue } from '../yaml-values';
+import { shapeOf } from '../yaml-values';
 
 export interface Applied {
   /** The resulting node; undefined when the field is removed. */
@@ -19,9 +19,38 @@ function copy<T extends Node>(node: T): T {
   return node.clone() as T;
 }
 
-/** A merged map or list left empty is dropped when a side deleted it: no `{}` left behind. */
-function emptyDropped(count: number, slots: Slots, applied: Applied): Applied {
-  if (count === 0 && (!hasValue(slots.upstream) || !hasValue(slots.local))) return { node: undefined, changed: slots.local !== undefined };
+/** Drops null fields, and maps left empty by that; says whether `node` itself was emptied. */
+function stripNulls(node: Node): boolean {
+  if (isSeq(node)) {
+    for (const item of node.items) stripNulls(item as Node);
+    return false;
+  }
+  if (!isMap(node)) return false;
+  const before = node.items.length;
+  node.items = node.items.filter((pair) => {
+    const value = pair.value as Node | null;
+    return shapeOf(value) !== 'null' && !(value && stripNulls(value));
+  });
+  return before > 0 && node.items.length === 0;
+}
+
+/** Upstream's value as it lands locally: an upstream null means "no such field", even inside. */
+function withoutNulls<T extends Node>(node: T): T {
+  const copied = copy(node);
+  stripNulls(copied);
+  return copied;
+}
+
+function isEmptyCollection(node: Node | undefined): boolean {
+  return (isMap(node) || isSeq(node)) && node.items.length === 0;
+}
+
+/**
+ * A map or list the merge left empty goes, unless a side has it empty itself (`emptyDir: {}`).
+ * `localWasEmpty` is read before the merge edits local's node in place.
+ */
+function emptyDropped(count: number, slots: Slots, localWasEmpty: boolean, applied: Applied): Applied {
+  if (count === 0 && !isEmptyCollection(slots.upstream) && !localWasEmpty) return { node: undefined, changed: slots.local !== undefined };
   return applied;
 }
 
@@ -33,6 +62,7 @@ function container<T extends YAMLMap | YAMLSeq>(local: Node | undefined, upstrea
 }
 
 function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): Applied {
+  const localWasEmpty = isEmptyCollection(slots.local);
   const { target, created } = container(slots.local, slots.upstream, () => new YAMLMap(), isMap);
   const pairs: Pair[] = [];
   let changed = created;
@@ -58,10 +88,11 @@ function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): App
     }
   }
   if (changed) target.items = pairs;
-  return emptyDropped(pairs.length, slots, { node: target, changed });
+  return emptyDropped(pairs.length, slots, localWasEmpty, { node: target, changed });
 }
 
 function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): Applied {
+  const localWasEmpty = isEmptyCollection(slots.local);
   const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
   const before = target.items;
   const items: Node[] = [];
@@ -73,10 +104,11 @@ function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): A
   }
   const changed = created || itemChanged || items.length !== before.length || items.some((item, i) => item !== before[i]);
   if (changed) target.items = items;
-  return emptyDropped(items.length, slots, { node: target, changed });
+  return emptyDropped(items.length, slots, localWasEmpty, { node: target, changed });
 }
 
 function applySet(decision: Extract<Decision, { op: 'set' }>, slots: Slots): Applied {
+  const localWasEmpty = isEmptyCollection(slots.local);
   const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
   const before = target.items;
   const items: Node[] = [];
@@ -87,7 +119,7 @@ function applySet(decision: Extract<Decision, { op: 'set' }>, slots: Slots): App
   }
   const changed = created || items.length !== before.length || items.some((item, i) => item !== before[i]);
   if (changed) target.items = items;
-  return emptyDropped(items.length, slots, { node: target, changed });
+  return emptyDropped(items.length, slots, localWasEmpty, { node: target, changed });
 }
 
 export function applyDecision(decision: Decision, slots: Slots): Applied {
@@ -96,8 +128,10 @@ export function applyDecision(decision: Decision, slots: Slots): Applied {
       return { node: slots.local, changed: false };
     case 'remove':
       return slots.local === undefined ? { node: undefined, changed: false } : REMOVED;
-    case 'take':
-      return { node: copy(slots.upstream as Node), changed: true };
+    case 'take': {
+      const node = withoutNulls(slots.upstream as Node);
+      return emptyDropped(isEmptyCollection(node) ? 0 : 1, slots, isEmptyCollection(slots.local), { node, changed: true });
+    }
     case 'map':
       return applyMap(decision, slots);
     case 'list':

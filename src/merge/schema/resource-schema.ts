@@ -1,7 +1,11 @@
-/** Wraps a resource's schema so kpt's bookkeeping annotations always stay local's and never merge. */
+/** Wraps a resource's schema so bookkeeping annotations always stay local's and never merge. */
 import { RETAINED, type ObjectSchema, type SchemaNode } from './types';
 
-const BOOKKEEPING = /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index|merge-source)$|config\.k8s\.io\/id$|internal\.config\.k8s\.io\/)/;
+/**
+ * kpt's reader annotations, and what `kpt pkg get` writes on fetch (the upstream identifier and the
+ * blueprint attribution): never a local change, never merged.
+ */
+const BOOKKEEPING = /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index|merge-source)$|config\.k8s\.io\/id$|internal\.config\.k8s\.io\/|internal\.kpt\.dev\/upstream-identifier$|cnrm\.cloud\.google\.com\/blueprint$)/;
 
 export function isBookkeepingAnnotation(key: string): boolean {
   return BOOKKEEPING.test(key);

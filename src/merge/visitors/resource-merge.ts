@@ -76,7 +76,11 @@ export class ResourceMergeVisitor implements ElementVisitor<Decision> {
   }
 
   map(element: MapElement): Decision {
-    const whole = this.nestedWhole(element);
+    const { origin, upstream, local } = element.slots;
+    // A map upstream deleted and local changed: its keys are fields of their own, so local's
+    // additions stay and origin's keys go (a list element, by contrast, goes whole: keyedList).
+    const deletedUpstream = upstream === undefined && hasValue(origin) && hasValue(local) && !same(element, 'local', 'origin');
+    const whole = deletedUpstream ? undefined : this.nestedWhole(element);
     if (whole) return whole;
     const children = new Map<string, Decision>();
     for (const field of element.fields) children.set(field.key, visit(field.element, this));
@@ -87,8 +91,15 @@ export class ResourceMergeVisitor implements ElementVisitor<Decision> {
     const whole = this.nestedWhole(element);
     if (whole) return whole;
     const children = new Map<string, Decision>();
-    for (const entry of element.entries) children.set(entry.id, visit(entry.element, this));
+    for (const entry of element.entries) children.set(entry.id, this.listEntry(entry.element));
     return { op: 'list', element, children };
+  }
+
+  /** A list element is one thing: deleted upstream but changed locally, it goes whole (no stub). */
+  private listEntry(element: Element): Decision {
+    const { origin, upstream, local } = element.slots;
+    if (upstream === undefined && hasValue(origin) && hasValue(local) && !same(element, 'local', 'origin')) return this.conflict(element);
+    return visit(element, this);
   }
 
   set(element: SetElement): Decision {

@@ -1,0 +1,147 @@
+/**
+ * The differential fixtures (test/fixtures/differential/case-NNN.yaml, written by
+ * scripts/gen-differential-fixtures.mjs): three packages and what real `kpt pkg update` made of them.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Document, isMap, parse, parseAllDocuments, type Node, type YAMLSeq } from 'yaml';
+import { parseYaml } from '../../src/krm/yaml-format';
+import { REPO_ROOT } from '../helpers';
+
+export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'differential');
+export const ORACLE = join(REPO_ROOT, 'scripts', 'kpt-oracle.sh');
+
+export type Files = Record<string, string>;
+export type Strategy = 'resource-merge' | 'fast-forward' | 'force-delete-replace';
+
+export interface KptOutcome {
+  /** 0: kpt pkg update succeeded; 3: kpt refused (kpt-oracle.sh's exit codes). */
+  exitCode: number;
+  files?: Files;
+  error?: string;
+}
+
+export interface Fixture {
+  /** File name, e.g. case-007.yaml. */
+  file: string;
+  case: number;
+  seed: number;
+  strategy: Strategy;
+  ops: string[];
+  origin: Files;
+  upstream: Files;
+  local: Files;
+  kpt: KptOutcome;
+}
+
+export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
+  return readdirSync(dir)
+    .filter((f) => /^case-\d+\.yaml$/.test(f))
+    .sort()
+    .map((file) => {
+      const data = parse(readFileSync(join(dir, file), 'utf8'), { maxAliasCount: -1 }) as Omit<Fixture, 'file'>;
+      return { file, ...data, ops: data.ops ?? [], origin: data.origin ?? {}, upstream: data.upstream ?? {}, local: data.local ?? {} };
+    });
+}
+
+export function writeTree(dir: string, files: Files): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
+const LEGACY_PATH_ANNOTATION = 'config.kubernetes.io/path';
+
+const isResourceFile = (file: string) => /\.ya?ml$/.test(file) && !file.endsWith('Kptfile');
+
+/** One package's items as kpt would send them: path annotations, and the merge-source tag if any. */
+function packageItems(files: Files, tag: 'original' | 'updated' | undefined): Node[] {
+  const items: Node[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    if (!isResourceFile(path)) continue;
+    // parseYaml puts `metadata: # kpt-merge: ns/name` on the key, where kpt (go-yaml) has it
+    text.split(/^---[ \t]*$/m).forEach((part, index) => {
+      const doc = parseYaml(part).doc;
+      if (isMap(doc.contents)) {
+        if (!isMap(doc.getIn(['metadata', 'annotations']))) doc.setIn(['metadata', 'annotations'], doc.createNode({}));
+        doc.setIn(['metadata', 'annotations', PATH_ANNOTATION], path);
+        doc.setIn(['metadata', 'annotations', 'internal.config.kubernetes.io/index'], String(index));
+        if (tag) doc.setIn(['metadata', 'annotations', 'config.kubernetes.io/merge-source'], tag);
+        items.push(doc.contents);
+      }
+    });
+  }
+  return items;
+}
+
+/** The ResourceList for the function: local untagged, origin `original`, upstream `updated`. */
+export function fixtureResourceList(f: Pick<Fixture, 'origin' | 'upstream' | 'local' | 'strategy'>): string {
+  const list = new Document({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] });
+  const items = list.get('items') as YAMLSeq;
+  items.items.push(...packageItems(f.local, undefined), ...packageItems(f.origin, 'original'), ...packageItems(f.upstream, 'updated'));
+  list.set('functionConfig', list.createNode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'options' }, data: { strategy: f.strategy } }));
+  return list.toString({ lineWidth: 0 });
+}
+
+export type Doc = Record<string, unknown> & { kind?: string; metadata?: { name?: string; namespace?: string; annotations?: Record<string, unknown> } };
+
+/** A package's resources as data, each with its file. */
+export function packageDocs(files: Files): { path: string; doc: Doc; text: string }[] {
+  const out: { path: string; doc: Doc; text: string }[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    if (!isResourceFile(path)) continue;
+    for (const d of parseAllDocuments(text)) {
+      const doc = d.toJS() as unknown;
+      if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) out.push({ path, doc: doc as Doc, text });
+    }
+  }
+  return out;
+}
+
+/** The items of the function's output, each with the file its path annotation names. */
+export function outputDocs(items: Doc[]): { path: string; doc: Doc }[] {
+  return items
+    .filter((d) => d.kind !== 'Kptfile')
+    .map((doc) => {
+      const annotations = doc.metadata?.annotations ?? {};
+      const path = String(annotations[PATH_ANNOTATION] ?? annotations[LEGACY_PATH_ANNOTATION] ?? '');
+      return { path, doc };
+    });
+}
+
+/** The `# kpt-merge: ns/name` identity a local resource was fetched with, if its text carries one. */
+export function mergeComment(text: string): { namespace: string; name: string } | undefined {
+  const m = /^metadata:[ \t]*#[ \t]*kpt-merge:[ \t]*([^/\s]*)\/(\S+)[ \t]*$/m.exec(text);
+  return m ? { namespace: m[1]!, name: m[2]! } : undefined;
+}
+
+/**
+ * kpt's error lines, as the generator records them: no scratch paths, and the modified-file lists
+ * kpt prints in (varying) map order sorted. Keep in step with kptErrorText in
+ * scripts/gen-differential-fixtures.mjs.
+ */
+export function kptErrorText(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => /error/i.test(l) && !/^kpt-oracle: kpt pkg update/.test(l))
+    .map((l) => l.replace(/\/[^\s'"]*kpt-(oracle|diff)[^\s'"]*/g, '<scratch>').trim())
+    .map((l) => l.replace(/\[([^\]]*)\]/g, (_, files: string) => `[${files.split(/\s+/).filter(Boolean).sort().join(' ')}]`))
+    .join('\n');
+}
+
+/** Every file below `dir`, by relative path. */
+export function readTree(dir: string): Files {
+  const out: Files = {};
+  const walk = (sub: string): void => {
+    for (const entry of readdirSync(join(dir, sub)).sort()) {
+      const rel = sub ? `${sub}/${entry}` : entry;
+      if (statSync(join(dir, rel)).isDirectory()) walk(rel);
+      else out[rel] = readFileSync(join(dir, rel), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+}
