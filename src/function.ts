@@ -3,6 +3,7 @@ import { readFunctionConfig } from './config/function-config';
 import type { ResourceList } from './krm/resource-list';
 import { errorResult } from './krm/results';
 import { mergeUpstream } from './merge';
+import { applyPackageVariant } from './variant';
 
 export function packageVariantFunction(list: ResourceList): void {
   const config = readFunctionConfig(list);
@@ -12,9 +13,9 @@ export function packageVariantFunction(list: ResourceList): void {
     case 'options':
       return;
     case 'package-variant':
+      applyPackageVariant(list, config.variant, config.objects);
+      return;
     case 'package-variant-set':
-      list.results.push(
-        errorResult(`${config.kind === 'package-variant' ? 'PackageVariant' : 'PackageVariantSet'} functionConfig is valid, but this version of the function cannot apply it yet`),
-      );
+      list.results.push(errorResult('PackageVariantSet functionConfig is valid, but this version of the function cannot apply it yet'));
   }
 }
