@@ -33,6 +33,7 @@
 // BENCH_MERGE_KPT_5000=1 (also run kpt at N ≥ 5000), BENCH_MERGE_SEED (default 1),
 // BENCH_MERGE_KEEP=1 (keep the temp directory; its path is logged).
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -88,11 +89,19 @@ function runTimed(command, args, env) {
   });
 }
 
-/** Last number in a /usr/bin/time -o file (it prepends "Command exited with non-zero status" lines). */
+/** Last number in a file (/usr/bin/time -o prepends "Command exited with non-zero status" lines). */
 function readKib(file) {
   if (!existsSync(file)) return null;
   const numbers = readFileSync(file, 'utf8').trim().split('\n').map(Number).filter(Number.isFinite);
   return numbers.length ? numbers[numbers.length - 1] : null;
+}
+
+/** The last line of a `%M %U %S` /usr/bin/time file (or the preload's): { rssKib, cpuSeconds }. */
+function readUsage(file) {
+  if (!existsSync(file)) return { rssKib: null, cpuSeconds: null };
+  const last = readFileSync(file, 'utf8').trim().split('\n').pop().trim().split(/\s+/).map(Number);
+  if (last.length !== 3 || !last.every(Number.isFinite)) return { rssKib: null, cpuSeconds: null };
+  return { rssKib: last[0], cpuSeconds: last[1] + last[2] };
 }
 
 function listFiles(root, dir = '') {
@@ -205,7 +214,7 @@ function writeKptShim(dir, realKpt, haveTime) {
   mkdirSync(dir, { recursive: true });
   const shim = join(dir, 'kpt');
   const measured = haveTime
-    ? `${TIME_BIN} -f '%M' -o "$BENCH_KPT_TIMING_FILE.rss" "$BENCH_REAL_KPT" "$@" || rc=$?`
+    ? `${TIME_BIN} -f '%M %U %S' -o "$BENCH_KPT_TIMING_FILE.rss" "$BENCH_REAL_KPT" "$@" || rc=$?`
     : '"$BENCH_REAL_KPT" "$@" || rc=$?';
   writeFileSync(
     shim,
@@ -234,7 +243,7 @@ async function runCli({ mainJs, dirs, work, run, env, haveTime, preload }) {
   rmSync(rssFile, { force: true });
   const cliArgs = [mainJs, 'update', target, '--origin', dirs.origin, '--upstream', dirs.upstream];
   const result = haveTime
-    ? await runTimed(TIME_BIN, ['-f', '%M', '-o', rssFile, process.execPath, ...cliArgs], env)
+    ? await runTimed(TIME_BIN, ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...cliArgs], env)
     : await runTimed(process.execPath, ['-r', preload, ...cliArgs], { ...env, BENCH_MERGE_RSS_FILE: rssFile });
   if (result.code !== 0) {
     throw new Error(
@@ -245,7 +254,7 @@ async function runCli({ mainJs, dirs, work, run, env, haveTime, preload }) {
   return {
     dir: target,
     seconds: result.seconds,
-    rssKib: readKib(rssFile),
+    ...readUsage(rssFile),
     written: lines.filter((l) => l.startsWith('updated ')).length,
     conflicts: lines.filter((l) => /merge conflict/.test(l)).length,
     summary: lines.find((l) => /merged upstream changes/.test(l)) ?? null,
@@ -267,7 +276,7 @@ async function runKpt({ root, dirs, work, shimDir, realKpt }) {
   if (result.code !== 0) throw new Error(`kpt-oracle.sh exited ${result.code ?? result.signal}: ${result.stderr.trim().slice(-1500)}`);
   const updateMs = readKib(timingFile);
   if (updateMs === null) throw new Error('the kpt shim recorded no `kpt pkg update` time (was the shim first on PATH?)');
-  return { dir: out, oracleSeconds: result.seconds, updateSeconds: updateMs / 1000, rssKib: readKib(`${timingFile}.rss`) };
+  return { dir: out, oracleSeconds: result.seconds, updateSeconds: updateMs / 1000, ...readUsage(`${timingFile}.rss`) };
 }
 
 export async function run({ log, root }) {
@@ -278,13 +287,20 @@ export async function run({ log, root }) {
   const notes = [];
   const haveTime = existsSync(TIME_BIN);
   const tmp = mkdtempSync(join(os.tmpdir(), 'bench-merge-'));
-  log(`work directory ${tmp}${KEEP ? ' (kept)' : ''}; seed ${SEED}; sizes ${SIZES.join(', ')}`);
+  // The CLI runs from a snapshot of dist/, so a rebuild during this long benchmark cannot change
+  // what is measured half-way through.
+  const snapshot = join(tmp, 'dist');
+  mkdirSync(snapshot);
+  for (const file of readdirSync(join(root, 'dist'))) if (/^(main|function)\.js(\.map)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
+  const cliJs = join(snapshot, 'main.js');
+  const bundle = createHash('sha256').update(readFileSync(join(snapshot, 'function.js'))).digest('hex').slice(0, 12);
+  log(`work directory ${tmp}${KEEP ? ' (kept)' : ''}; seed ${SEED}; sizes ${SIZES.join(', ')}; dist snapshot, function.js sha256 ${bundle}…`);
   let preload = null;
   if (!haveTime) {
     preload = join(tmp, 'max-rss-preload.cjs');
     writeFileSync(
       preload,
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_MERGE_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
+      "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.BENCH_MERGE_RSS_FILE, `${u.maxRSS} ${u.userCPUTime / 1e6} ${u.systemCPUTime / 1e6}`); });\n",
     );
     notes.push(`${TIME_BIN} not found: peak RSS from process.resourceUsage().maxRSS at exit (-r preload)`);
   }
@@ -306,10 +322,12 @@ export async function run({ log, root }) {
     }
   } else notes.push('BENCH_MERGE_KPT=0: kpt was not run, so no speed-up could be measured');
 
-  const figures = { seed: SEED, rss_unit: 'MB = 10^6 bytes', sizes: {} };
+  const figures = { seed: SEED, function_js_sha256: bundle, rss_unit: 'MB = 10^6 bytes', sizes: {} };
   const cliMedian = {};
+  const cliCpuMedian = {};
   const cliRssMax = {};
   const kptUpdate = {};
+  const kptCpu = {};
   const failures = [];
 
   try {
@@ -321,11 +339,27 @@ export async function run({ log, root }) {
       log(`N=${n}: generated in ${(Number(process.hrtime.bigint() - began) / 1e9).toFixed(1)} s: ${JSON.stringify(gen.counts)}`);
 
       const runs = n >= LARGE ? RUNS_LARGE : RUNS;
+      const loadavg = os.loadavg().map((load) => round(load, 2));
+      if (loadavg[0] > os.cpus().length) notes.push(`N=${n}: load average ${loadavg[0]} on ${os.cpus().length} CPUs when it started: wall times are inflated by other processes (info_cpu_s_median is less affected)`);
       const cli = [];
-      for (let i = 1; i <= runs; i++) {
-        const result = await runCli({ mainJs, dirs, work, run: i, env: cliEnv, haveTime, preload });
+      let cliError = null;
+      for (let i = 1; i <= runs && !cliError; i++) {
+        let result;
+        try {
+          result = await runCli({ mainJs: cliJs, dirs, work, run: i, env: cliEnv, haveTime, preload });
+        } catch (error) {
+          cliError = error.message;
+          break;
+        }
         cli.push(result);
-        log(`N=${n}: CLI run ${i}/${runs}: ${result.seconds.toFixed(2)} s, peak RSS ${result.rssKib === null ? '?' : `${kibToMB(result.rssKib)} MB`}, ${result.written} files written, ${result.conflicts} conflicts reported`);
+        log(`N=${n}: CLI run ${i}/${runs}: ${result.seconds.toFixed(2)} s (CPU ${result.cpuSeconds === null ? '?' : result.cpuSeconds.toFixed(2)} s), peak RSS ${result.rssKib === null ? '?' : `${kibToMB(result.rssKib)} MB`}, ${result.written} files written, ${result.conflicts} conflicts reported`);
+      }
+      if (cliError) {
+        failures.push(`N=${n}: ${cliError}`);
+        log(`N=${n}: ${cliError.split('\n')[0]}`);
+        figures.sizes[`n_${n}`] = { deployments: n, loadavg_at_start: loadavg, generated: gen.counts, cli: { error: cliError.split('\n')[0] }, kpt: 'not run: the CLI failed' };
+        if (!KEEP) rmSync(work, { recursive: true, force: true });
+        continue;
       }
       const verification = verifyMerged(gen, cli[0].dir, { strict: true });
       const identicalRuns = cli.slice(1).every((r) => sameBytes(gen, cli[0].dir, r.dir));
@@ -336,15 +370,19 @@ export async function run({ log, root }) {
       const times = cli.map((r) => r.seconds);
       const rssValues = cli.map((r) => r.rssKib).filter((v) => v !== null);
       cliMedian[n] = median(times);
+      const cpuTimes = cli.map((r) => r.cpuSeconds).filter((v) => v !== null);
+      if (cpuTimes.length) cliCpuMedian[n] = median(cpuTimes);
       cliRssMax[n] = rssValues.length ? Math.max(...rssValues) : null;
       const entry = {
         deployments: n,
+        loadavg_at_start: loadavg,
         generated: gen.counts,
         cli: {
           runs,
           wall_s_median: round(cliMedian[n]),
           wall_s_min: round(Math.min(...times)),
           wall_s_max: round(Math.max(...times)),
+          info_cpu_s_median: cliCpuMedian[n] === undefined ? null : round(cliCpuMedian[n]),
           peak_rss_mb_max: cliRssMax[n] === null ? null : kibToMB(cliRssMax[n]),
           files_written: cli[0].written,
           conflicts_reported: cli[0].conflicts,
@@ -364,10 +402,15 @@ export async function run({ log, root }) {
           pkg_update_wall_s: round(kpt.updateSeconds),
           oracle_total_wall_s: round(kpt.oracleSeconds),
           pkg_update_peak_rss_mb: kpt.rssKib === null ? null : kibToMB(kpt.rssKib),
+          info_pkg_update_cpu_s: kpt.cpuSeconds === null ? null : round(kpt.cpuSeconds),
           info_expectation_failures_on_kpt_output: kptCheck.failures.length,
         };
         entry.speedup_vs_kpt_pkg_update = round(kpt.updateSeconds / cliMedian[n], 2);
         entry.speedup_vs_oracle_total = round(kpt.oracleSeconds / cliMedian[n], 2);
+        if (kpt.cpuSeconds !== null && cliCpuMedian[n] !== undefined) {
+          entry.info_cpu_time_ratio_kpt_to_cli = round(kpt.cpuSeconds / cliCpuMedian[n], 2);
+          kptCpu[n] = kpt.cpuSeconds;
+        }
         entry.info_files_differing_cli_vs_kpt = { parsed: differ.length, only_in_list_entry_order: orderOnly };
         entry.kpt.info_head_comment_lost = kptCheck.headCommentLost;
         log(`N=${n}: kpt pkg update ${kpt.updateSeconds.toFixed(2)} s (oracle total ${kpt.oracleSeconds.toFixed(2)} s), peak RSS ${kpt.rssKib === null ? '?' : `${kibToMB(kpt.rssKib)} MB`}; speed-up ${entry.speedup_vs_kpt_pkg_update}x; ${differ.length} files differ from the CLI's (parsed)${differ.length ? `, e.g. ${differ.slice(0, 3).join(', ')}` : ''}`);
@@ -397,6 +440,9 @@ export async function run({ log, root }) {
     growth_1000_to_5000: { value: round(growth, 2), target: `<= ${MAX_GROWTH}x`, result: verdict(growth, growth <= MAX_GROWTH) },
     cli_output_correct: { failures: failures.length, result: failures.length ? 'FAIL' : 'pass' },
   };
+  if (cliCpuMedian[1000] !== undefined && cliCpuMedian[LARGE] !== undefined) figures.targets.info_cpu_growth_1000_to_5000 = round(cliCpuMedian[LARGE] / cliCpuMedian[1000], 2);
+  if (kptCpu[1000] !== undefined) figures.targets.info_cpu_time_ratio_at_1000 = round(kptCpu[1000] / cliCpuMedian[1000], 2);
+  figures.targets.info_loadavg_at_end = os.loadavg().map((load) => round(load, 2));
   if (speedup !== null && kptUpdate[100] !== undefined && cliMedian[100] !== undefined) figures.targets.info_speedup_at_100 = round(kptUpdate[100] / cliMedian[100], 2);
   for (const f of failures.slice(0, 5)) notes.push(`output check: ${f}`);
   if (failures.length > 5) notes.push(`output check: … ${failures.length - 5} more failures`);

@@ -1,7 +1,7 @@
 /** The KRM function: reads the functionConfig and applies what it asks for, in Porch's order. */
 import { readFunctionConfig } from './config/function-config';
 import type { ResourceList } from './krm/resource-list';
-import { errorResult } from './krm/results';
+import { fanOut } from './fanout';
 import { mergeUpstream } from './merge';
 import { applyPackageVariant } from './variant';
 
@@ -16,6 +16,6 @@ export function packageVariantFunction(list: ResourceList): void {
       applyPackageVariant(list, config.variant, config.objects);
       return;
     case 'package-variant-set':
-      list.results.push(errorResult('PackageVariantSet functionConfig is valid, but this version of the function cannot apply it yet'));
+      fanOut(list, config.variantSet, config.objects);
   }
 }

@@ -411,10 +411,15 @@ export function generatePackages(n, { seed = 1 } = {}) {
 
 /** Writes origin/, upstream/ and local/ under dir. */
 export function writePackages(gen, dir) {
+  const made = new Set();
   for (const [side, files] of Object.entries(gen.files)) {
     for (const [path, text] of files) {
       const full = join(dir, side, path);
-      mkdirSync(dirname(full), { recursive: true });
+      const parent = dirname(full);
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        made.add(parent);
+      }
       writeFileSync(full, text);
     }
   }

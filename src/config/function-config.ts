@@ -73,16 +73,31 @@ function readList(data: ConfigObject, location: DataLocation): FunctionConfig {
     ]);
   }
   const [{ item, index }] = variants as [{ item: ConfigObject; index: number }];
-  const objects = items.filter((other) => other !== item);
+  const optionsIndex = items.findIndex(isOptionsConfigMap);
+  const options = optionsIndex === -1 ? DEFAULT_OPTIONS : readOptions(items[optionsIndex]!, { ...location, prefix: ['items', optionsIndex] });
+  const objects = items.filter((other, i) => other !== item && i !== optionsIndex);
   const at = { ...location, prefix: ['items', index] };
   if (isVariant(item)) {
     const issues = validate(validators.packageVariant, item, `PackageVariant ${item.metadata.name}`, at);
     if (issues.length) fail(issues);
-    return { kind: 'package-variant', options: DEFAULT_OPTIONS, variant: item, objects };
+    return { kind: 'package-variant', options, variant: item, objects };
   }
   const issues = validate(validators.packageVariantSet, item, `PackageVariantSet ${item.metadata.name}`, at);
   if (issues.length) fail(issues);
-  return { kind: 'package-variant-set', options: DEFAULT_OPTIONS, variantSet: item, objects };
+  return { kind: 'package-variant-set', options, variantSet: item, objects };
+}
+
+/** In a List, the options ConfigMap goes by this name, so it is never taken for an injection candidate. */
+export const OPTIONS_CONFIGMAP_NAME = 'package-variant-options';
+
+function isOptionsConfigMap(item: ConfigObject): boolean {
+  return item.apiVersion === 'v1' && item.kind === 'ConfigMap' && item.metadata?.name === OPTIONS_CONFIGMAP_NAME;
+}
+
+function readOptions(config: ConfigObject, location: DataLocation): Options {
+  const problems = validate(validators.optionsConfigMap, config, `functionConfig ConfigMap ${config.metadata.name}`, location);
+  if (problems.length) fail(problems);
+  return { ...DEFAULT_OPTIONS, ...(config.data as Partial<Options>) };
 }
 
 function isEmptyInputConfigMap(data: Record<string, unknown>): boolean {
@@ -98,16 +113,12 @@ export function readFunctionConfig(list: ResourceList): FunctionConfig {
   const resource = list.functionConfig;
   if (!resource) return { kind: 'none', options: DEFAULT_OPTIONS };
   const data = configData(resource);
-  const file = configFile(list, resource);
+  const file = functionConfigFile(list);
   const location: DataLocation = { prefix: [], node: resource.node as Node, ...(list.source ? { lineCounter: list.source.lineCounter } : {}), ...(file ? { file } : {}) };
   // kpt sends an empty ConfigMap (sometimes without apiVersion and kind) when given no config.
   if (isEmptyInputConfigMap(data)) return { kind: 'none', options: DEFAULT_OPTIONS };
   const config = data as ConfigObject;
-  if (config.apiVersion === 'v1' && config.kind === 'ConfigMap') {
-    const problems = validate(validators.optionsConfigMap, config, 'functionConfig ConfigMap', location);
-    if (problems.length) fail(problems);
-    return { kind: 'options', options: { ...DEFAULT_OPTIONS, ...(config.data as Partial<Options>) } };
-  }
+  if (config.apiVersion === 'v1' && config.kind === 'ConfigMap') return { kind: 'options', options: readOptions(config, location) };
   if (isVariant(config)) {
     const problems = validate(validators.packageVariant, config, `PackageVariant ${String(config.metadata?.name ?? '')}`.trim(), location);
     if (problems.length) fail(problems);
@@ -131,7 +142,9 @@ export function readFunctionConfig(list: ResourceList): FunctionConfig {
  * The file the functionConfig came from. kpt's `--fn-config` sends it without a path, but when the
  * file lies in the package it is also an item, with one.
  */
-function configFile(list: ResourceList, config: KrmResource): { path: string; index?: number } | undefined {
+export function functionConfigFile(list: ResourceList): { path: string; index?: number } | undefined {
+  const config = list.functionConfig;
+  if (!config) return undefined;
   if (config.fileRef()) return config.fileRef();
   const twin = list.items.find((item) => item.path !== undefined && item.apiVersion === config.apiVersion && item.kind === config.kind && item.name === config.name);
   return twin?.fileRef();

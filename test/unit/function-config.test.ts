@@ -319,6 +319,33 @@ describe('v1 List functionConfig', () => {
     expect(config.objects.map((o) => o.metadata.name)).toEqual(['inject-a']);
   });
 
+  it('a ConfigMap named package-variant-options in a List gives the options and is no injection candidate', () => {
+    const list = `apiVersion: v1
+kind: List
+metadata:
+  name: l
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: package-variant-options
+  data:
+    originDir: upstream-v1
+    conflicts: error
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: candidate
+- apiVersion: config.porch.kpt.dev/v1alpha1
+  kind: PackageVariant
+  metadata:
+    name: pv
+`;
+    const config = readFunctionConfig(parseResourceList(resourceList([], list)));
+    expect(config).toMatchObject({ kind: 'package-variant', options: { originDir: 'upstream-v1', conflicts: 'error' } });
+    expect((config as { objects: { metadata: { name: string } }[] }).objects.map((o) => o.metadata.name)).toEqual(['candidate']);
+  });
+
   it('a List without a PackageVariant is an error saying none was found', () => {
     const errors = runFailing(resourceList(ITEMS, list([injectA, injectB])));
     expect(String(errors[0]!.message)).toMatch(/exactly one PackageVariant or PackageVariantSet, found 0\b/);
