@@ -12,8 +12,9 @@
 //   - the CLI runs `node dist/main.js update <fresh copy of local> --origin … --upstream …`
 //     (NODE_EXTRA_CA_CERTS removed from its environment, as in startup.bench.mjs), 3 times for
 //     N < 5000 and once for N ≥ 5000 (BENCH_MERGE_RUNS / BENCH_MERGE_RUNS_LARGE); wall time is
-//     measured around the child process, peak RSS with /usr/bin/time -f %M (or, when that is
-//     missing, a -r preload that records process.resourceUsage().maxRSS at exit);
+//     measured around the child process, peak RSS and CPU time (user+sys, for information) with
+//     /usr/bin/time -f '%M %U %S' (or, when that is missing, a -r preload that records
+//     process.resourceUsage() at exit); the CLI runs from a copy of dist/ taken at the start;
 //   - every run must exit 0, and its output is checked: untouched and local-only files are
 //     byte-identical to local, upstream-only files equal upstream (parsed), every recorded upstream
 //     and local edit is present, and same-field conflicts hold upstream's value;
@@ -24,6 +25,10 @@
 //     speed-up is taken against `kpt pkg update` alone (the stricter of the two). kpt's result is
 //     compared with the CLI's (parsed, ignoring kpt's upstream-identifier annotation), for
 //     information.
+//
+// Wall times on a shared machine move with its load: each size records the load average when it
+// started (and a note when it exceeds the CPU count), and the kpt/CLI CPU-time ratio and the CPU
+// growth are reported next to the wall-time figures, for information; the targets use wall time.
 //
 // pass = speed-up at 1000 ≥ 30x && peak RSS at 5000 < 400 MB && CLI(5000)/CLI(1000) ≤ 6, and the
 // CLI's output is correct at every size. A target whose size was not measured counts as missed.

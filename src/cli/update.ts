@@ -13,7 +13,7 @@ import { scanIdentity } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
 import { hasError, type Result } from '../krm/results';
-import { parseYaml, renderNode } from '../krm/yaml-format';
+import { parseYaml, releaseSourceTokens, renderNode } from '../krm/yaml-format';
 import { identityKeys, identityKeysOf } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
 import { packageVariantFunction } from '../function';
@@ -47,6 +47,7 @@ interface ParsedDocument {
 function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
   const { doc: parsed } = parseYaml(doc.text);
   if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
+  releaseSourceTokens(parsed);
   if (!isMap(parsed.contents)) return undefined;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
@@ -76,9 +77,12 @@ function functionConfig(options: UpdateOptions): KrmResource {
   return KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'update-options' }, data });
 }
 
-/** The resource as it goes to disk: without the annotations the command added for the function. */
+/**
+ * The resource as it goes to disk: without the annotations the command added for the function.
+ * Edits the node in place: nothing reads it after it is written.
+ */
 function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
-  const node = resource.node.clone() as typeof resource.node;
+  const node = resource.node;
   const annotations = node.getIn(['metadata', 'annotations'], true);
   const metadata = node.get('metadata', true);
   if (isMap(annotations)) {
@@ -128,6 +132,17 @@ export function updatePackage(options: UpdateOptions): UpdateOutcome {
   return { results: list.results, ...writeBack(options.local, local, parsedLocal, list.items) };
 }
 
+function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const k = key(value);
+    const group = groups.get(k);
+    if (group) group.push(value);
+    else groups.set(k, [value]);
+  }
+  return groups;
+}
+
 /** Rewrites the files whose resources changed, keeping every other document's text. */
 function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { written: string[]; removed: string[] } {
   const kept = new Set(items);
@@ -137,11 +152,13 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
   const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
   const files = new Map<string, string[]>();
   const removed: string[] = [];
-  const paths = [...new Set([...local.files.keys(), ...arriving.map((r) => r.path as string)])];
+  const documentsByPath = groupBy(local.documents, (d) => d.path);
+  const arrivingByPath = groupBy(arriving, (r) => r.path as string);
+  const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
   for (const path of paths) {
     let changed = false;
     const texts: string[] = [];
-    for (const doc of local.documents.filter((d) => d.path === path)) {
+    for (const doc of documentsByPath.get(path) ?? []) {
       const resource = parsedLocal.get(doc)?.resource;
       if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
         texts.push(doc.text);
@@ -150,7 +167,7 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
         if (kept.has(resource) && resource.path === path) texts.push(text(resource));
       }
     }
-    for (const resource of arriving.filter((r) => r.path === path)) {
+    for (const resource of arrivingByPath.get(path) ?? []) {
       texts.push(text(resource));
       changed = true;
     }

@@ -7,7 +7,7 @@
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
 import { KrmResource } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
-import { newDocument, parseYaml, renderNode } from './yaml-format';
+import { newDocument, parseYaml, releaseSourceTokens, renderNode } from './yaml-format';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
 
@@ -164,6 +164,7 @@ export function parseResourceList(text: string): ResourceList {
   const resources = itemsNode.items.map((node) => new KrmResource(node as YAMLMap, doc, 'input'));
   const itemsKey = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'items')?.key as Node;
   const layout = readItemsLayout(text, itemsNode, itemsKey.range![1], resources);
+  releaseSourceTokens(doc);
   const configNode = root.get('functionConfig', true) as Node | null | undefined;
   let functionConfig: KrmResource | undefined;
   if (isMap(configNode)) {

@@ -40,6 +40,37 @@ const YAML_11_NON_STRING = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|fals
 
 const FLOW_SCALAR_TOKENS = new Set(['scalar', 'single-quoted-scalar', 'double-quoted-scalar']);
 
+/**
+ * A scalar's spelling in the input, where re-rendering its value could spell it otherwise. An own
+ * property, so that `clone()` (taking upstream's value) keeps it.
+ */
+type Spelled = { spelling?: string };
+
+type Tokened = { srcToken?: { type: string; source: string } };
+
+/**
+ * Drops the parser's source tokens, which hold several times the memory of the nodes, once they
+ * have served (item layout, comment placement). Scalars keep their spelling where it matters: not
+ * plain strings, which render as they were written.
+ */
+export function releaseSourceTokens(doc: Document): void {
+  const release = (_: unknown, node: object) => {
+    delete (node as { srcToken?: unknown }).srcToken;
+  };
+  visit(doc, {
+    Scalar(_, node) {
+      const token = (node as Tokened).srcToken;
+      const plainString = token?.type === 'scalar' && typeof node.value === 'string' && !YAML_11_NON_STRING.test(node.value);
+      if (token && FLOW_SCALAR_TOKENS.has(token.type) && !token.source.includes('\n') && !plainString) (node as Spelled).spelling = token.source;
+      delete (node as Tokened).srcToken;
+    },
+    Map: release,
+    Seq: release,
+    Pair: release,
+    Alias: release,
+  });
+}
+
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   return Object.is(a, b);
@@ -58,9 +89,9 @@ function keepSourceSpelling(tag: TagLike): TagLike {
   return {
     ...scalarTag,
     stringify(item, ctx, onComment, onChompKeep) {
-      const token = (item as { srcToken?: { type: string; source: string } }).srcToken;
+      const spelling = (item as Spelled).spelling;
       const source = (item as { source?: unknown }).source;
-      if (token && FLOW_SCALAR_TOKENS.has(token.type) && !token.source.includes('\n') && typeof source === 'string') {
+      if (spelling !== undefined && typeof source === 'string') {
         let original: unknown;
         try {
           original = resolve(source, () => undefined, {});
@@ -68,7 +99,7 @@ function keepSourceSpelling(tag: TagLike): TagLike {
           original = undefined;
         }
         const value = original && typeof original === 'object' && 'value' in original ? (original as { value: unknown }).value : original;
-        if (sameValue(value, item.value)) return token.source;
+        if (sameValue(value, item.value)) return spelling;
       }
       if (scalarTag.tag === STRING_TAG && typeof item.value === 'string' && (item.type === undefined || item.type === 'PLAIN') && YAML_11_NON_STRING.test(item.value)) {
         return stringify.call(this, { ...item, type: 'QUOTE_DOUBLE' } as typeof item, ctx, onComment, onChompKeep);

@@ -56,6 +56,27 @@ export type FieldFilter = (key: string) => FieldFilter | undefined | false;
  */
 export function sameContent(a: Node | null | undefined, b: Node | null | undefined, fields?: FieldFilter): boolean {
   if (a === b) return true;
+  // The visitors compare a subtree at each level on the way down; remember unfiltered answers.
+  if (!fields && a && b) {
+    const known = SAME.get(a)?.get(b);
+    if (known !== undefined) return known;
+    const answer = compare(a, b, undefined);
+    let row = SAME.get(a);
+    if (!row) SAME.set(a, (row = new WeakMap()));
+    row.set(b, answer);
+    return answer;
+  }
+  return compare(a, b, fields);
+}
+
+let SAME = new WeakMap<Node, WeakMap<Node, boolean>>();
+
+/** Starts a fresh memory of comparisons: answers hold only while the nodes are not edited. */
+export function forgetComparisons(): void {
+  SAME = new WeakMap();
+}
+
+function compare(a: Node | null | undefined, b: Node | null | undefined, fields: FieldFilter | undefined): boolean {
   const shape = shapeOf(a);
   if (shape !== shapeOf(b)) return false;
   switch (shape) {

@@ -16,6 +16,7 @@ import type { ResourceTuple } from '../resources/tuples';
 import type { Decision } from '../visitors/decision';
 import { LocalChangesVisitor } from '../visitors/local-changes';
 import { visit, type ElementVisitor } from '../visitors/visitor';
+import { forgetComparisons } from '../yaml-values';
 
 export interface MergeCounts {
   merged: number;
@@ -69,7 +70,9 @@ export class MergeRun {
     const local = tuple.local as KrmResource;
     const element = this.collate(tuple, ['origin', 'upstream', 'local']);
     const decision = this.guarded(local, () => visit(element, visitor));
+    // Applying edits local's nodes: comparisons remembered so far no longer hold.
     const applied = applyDecision(decision, element.slots);
+    forgetComparisons();
     if (applied.changed) local.markChanged();
     if (sink?.conflicts.length) {
       this.counts.conflicts += sink.conflicts.length;
