@@ -109,14 +109,19 @@ function keepSourceSpelling(tag: TagLike): TagLike {
   } as ScalarTag;
 }
 
+/**
+ * Parsing uses the default tags (whose schema `yaml` shares between documents); spellings are kept
+ * by the rendering document's tags (`newDocument`), which is the one that stringifies.
+ */
 export const PARSE_OPTIONS = {
   keepSourceTokens: true,
-  customTags: (tags: TagLike[]) => tags.map(keepSourceSpelling),
   // Aliases multiply on expansion; a small bound stops alias bombs.
   maxAliasCount: 100,
   prettyErrors: false,
   uniqueKeys: true,
 } as const;
+
+const RENDER_DOCUMENT_OPTIONS = { ...PARSE_OPTIONS, customTags: (tags: TagLike[]) => tags.map(keepSourceSpelling) };
 
 export interface ParsedYaml {
   doc: Document.Parsed;
@@ -130,8 +135,9 @@ export function parseYaml(text: string, lineCounter?: LineCounter): ParsedYaml {
   return { doc, hasAliases };
 }
 
+/** A document for new nodes and for rendering: its tags keep input spellings. */
 export function newDocument(): Document {
-  return new Document(undefined, PARSE_OPTIONS);
+  return new Document(undefined, RENDER_DOCUMENT_OPTIONS);
 }
 
 type SourceToken = { type: string };
