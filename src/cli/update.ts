@@ -13,7 +13,7 @@ import { scanIdentity } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
 import { hasError, type Result } from '../krm/results';
-import { parseYaml, releaseSourceTokens, renderNode } from '../krm/yaml-format';
+import { parseYaml, renderNode } from '../krm/yaml-format';
 import { identityKeys, identityKeysOf } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
 import { packageVariantFunction } from '../function';
@@ -45,9 +45,8 @@ interface ParsedDocument {
 }
 
 function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
-  const { doc: parsed } = parseYaml(doc.text);
+  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true });
   if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
-  releaseSourceTokens(parsed);
   if (!isMap(parsed.contents)) return undefined;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { isCollection, isMap, isScalar, type LineCounter, type Node } from 'yaml';
+import { isCollection, isMap, isScalar, type Node } from 'yaml';
+import type { LineLocator } from '../krm/resource-list';
 import { errorResult, type Result } from '../krm/results';
 
 /** Where validated data sits in the input, to name the field path and the line in messages. */
@@ -8,7 +9,7 @@ export interface DataLocation {
   readonly prefix: readonly (string | number)[];
   readonly node: Node;
   /** Absent for data built in memory, which has no lines to point at. */
-  readonly lineCounter?: LineCounter;
+  readonly lineCounter?: LineLocator;
   readonly file?: { path: string; index?: number };
 }
 

@@ -7,6 +7,7 @@
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
 import { KrmResource } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
+import { splitItems, type ItemsBlock } from './item-chunks';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode } from './yaml-format';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
@@ -33,7 +34,7 @@ export interface ResourceListSource {
   readonly text: string;
   readonly doc: Document.Parsed;
   readonly layout: ItemsLayout;
-  readonly lineCounter: LineCounter;
+  readonly lineCounter: LineLocator;
 }
 
 export class ResourceList {
@@ -51,7 +52,23 @@ export class ResourceList {
   }
 }
 
-function offsetLocation(lineCounter: LineCounter, offset: number): string {
+/** Where an offset lies, as line and column of the input. */
+export interface LineLocator {
+  linePos(offset: number): { line: number; col: number };
+}
+
+/** 1-based line and column of an offset in a text. */
+function positionIn(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line += 1;
+    lineStart = at + 1;
+  }
+  return { line, col: offset - lineStart + 1 };
+}
+
+function offsetLocation(lineCounter: LineLocator, offset: number): string {
   const { line, col } = lineCounter.linePos(offset);
   return `line ${line}, column ${col}`;
 }
@@ -85,11 +102,19 @@ function describeItem(index: number, node: unknown): string {
   return `items[${index}]`;
 }
 
-function checkItem(node: unknown, index: number, lineCounter: LineCounter): Result | undefined {
-  const where = (n: unknown) => {
-    const range = (n as { range?: [number, number, number] } | undefined)?.range;
-    return range ? ` (${offsetLocation(lineCounter, range[0])})` : '';
+/** ` (line L, column C)` for a node, or nothing when it has no position. */
+type Locate = (node: unknown) => string;
+
+function locateIn(lines: LineLocator, line = 1, column = 0): Locate {
+  return (node) => {
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (!range) return '';
+    const position = lines.linePos(range[0]);
+    return ` (line ${position.line + line - 1}, column ${position.col + column})`;
   };
+}
+
+function checkItem(node: unknown, index: number, where: Locate): Result | undefined {
   if (!isMap(node)) return errorResult(`${describeItem(index, node)} is not a KRM object: expected a map${where(node)}`, { field: { path: `items[${index}]` } });
   const fields = [['apiVersion'], ['kind'], ['metadata', 'name']].map((path) => {
     const value = node.getIn(path);
@@ -106,37 +131,33 @@ function checkItem(node: unknown, index: number, lineCounter: LineCounter): Resu
   });
 }
 
-/** Parses a ResourceList; throws FunctionError with results a user can act on. */
-export function parseResourceList(text: string): ResourceList {
-  if (text.trim() === '') {
-    throw new FunctionError(errorResult('no input: expected a ResourceList (config.kubernetes.io/v1) on stdin'));
-  }
-  const lineCounter = new LineCounter();
+function yamlErrors(doc: Document.Parsed, locate: (offset: number) => string): Result[] {
+  if (doc.errors.some((e) => e.message.includes('Maximum call stack size exceeded'))) return [errorResult('the input is nested too deeply to read as YAML')];
+  return doc.errors.slice(0, 5).map((e) => errorResult(`input is not valid YAML: ${e.message.split('\n')[0]} (${locate(e.pos[0])})`));
+}
+
+function parseChecked(text: string, options: Parameters<typeof parseYaml>[1], locate: (offset: number) => string): Document.Parsed {
   let parsed: ReturnType<typeof parseYaml>;
   try {
-    parsed = parseYaml(text, lineCounter);
+    parsed = parseYaml(text, options);
   } catch (error) {
-    if (error instanceof RangeError) {
-      throw new FunctionError(errorResult('the input is nested too deeply to read as YAML'));
-    }
+    if (error instanceof RangeError) throw new FunctionError(errorResult('the input is nested too deeply to read as YAML'));
     throw error;
   }
-  const { doc, hasAliases } = parsed;
-  if (doc.errors.some((e) => e.message.includes('Maximum call stack size exceeded'))) {
-    throw new FunctionError(errorResult('the input is nested too deeply to read as YAML'));
-  }
-  if (doc.errors.length > 0) {
-    throw new FunctionError(
-      doc.errors.slice(0, 5).map((e) => errorResult(`input is not valid YAML: ${e.message.split('\n')[0]} (${offsetLocation(lineCounter, e.pos[0])})`)),
-    );
-  }
-  if (hasAliases) {
+  const problems = yamlErrors(parsed.doc, locate);
+  if (problems.length > 0) throw new FunctionError(problems);
+  if (parsed.hasAliases) {
     try {
-      doc.toJS({ maxAliasCount: 100 });
+      parsed.doc.toJS({ maxAliasCount: 100 });
     } catch (error) {
       throw new FunctionError(errorResult(`the input's YAML aliases expand too far to be read safely: ${(error as Error).message}`));
     }
   }
+  return parsed.doc;
+}
+
+/** The ResourceList map, checked for apiVersion and kind. */
+function checkedRoot(doc: Document.Parsed): YAMLMap {
   const root = doc.contents;
   if (!isMap(root)) {
     throw new FunctionError(errorResult('input is not a ResourceList: expected a YAML map with kind ResourceList'));
@@ -150,29 +171,98 @@ export function parseResourceList(text: string): ResourceList {
       ),
     );
   }
+  return root;
+}
+
+function checkItems(nodes: readonly unknown[], locate: (index: number) => Locate): void {
+  const problems = nodes.flatMap((node, index) => checkItem(node, index, locate(index)) ?? []);
+  if (problems.length > 0) throw new FunctionError(problems);
+}
+
+function readFunctionConfigNode(root: YAMLMap, doc: Document): KrmResource | undefined {
+  const configNode = root.get('functionConfig', true) as Node | null | undefined;
+  if (isMap(configNode)) return new KrmResource(configNode, doc, 'input');
+  if (configNode !== undefined && configNode !== null && !isNullScalar(configNode)) {
+    throw new FunctionError(errorResult('functionConfig must be a KRM object (a YAML map)', { field: { path: 'functionConfig' } }));
+  }
+  return undefined;
+}
+
+/**
+ * Parses a ResourceList; throws FunctionError with results a user can act on. Items are parsed one
+ * by one where the text allows (`byItem: false` forces one document, to compare the two in tests).
+ */
+export function parseResourceList(text: string, { byItem = true } = {}): ResourceList {
+  if (text.trim() === '') {
+    throw new FunctionError(errorResult('no input: expected a ResourceList (config.kubernetes.io/v1) on stdin'));
+  }
+  const block = byItem ? splitItems(text) : undefined;
+  return (block && parseByItem(text, block)) || parseWhole(text);
+}
+
+/** The whole list as one YAML document. */
+function parseWhole(text: string): ResourceList {
+  const lineCounter = new LineCounter();
+  const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
+  const root = checkedRoot(doc);
   const itemsNode = root.get('items', true) as Node | undefined;
   if (!isSeq(itemsNode)) {
     throw new FunctionError(errorResult('the ResourceList has no items list: `items` must be a list of KRM objects', { field: { path: 'items' } }));
   }
-  const problems: Result[] = [];
-  itemsNode.items.forEach((node, index) => {
-    const problem = checkItem(node, index, lineCounter);
-    if (problem) problems.push(problem);
-  });
-  if (problems.length > 0) throw new FunctionError(problems);
-
+  checkItems(itemsNode.items, () => locateIn(lineCounter));
   const resources = itemsNode.items.map((node) => new KrmResource(node as YAMLMap, doc, 'input'));
   const itemsKey = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'items')?.key as Node;
   const layout = readItemsLayout(text, itemsNode, itemsKey.range![1], resources);
   releaseSourceTokens(doc);
-  const configNode = root.get('functionConfig', true) as Node | null | undefined;
-  let functionConfig: KrmResource | undefined;
-  if (isMap(configNode)) {
-    functionConfig = new KrmResource(configNode, doc, 'input');
-  } else if (configNode !== undefined && configNode !== null && !isNullScalar(configNode)) {
-    throw new FunctionError(errorResult('functionConfig must be a KRM object (a YAML map)', { field: { path: 'functionConfig' } }));
-  }
-  return new ResourceList(apiVersion as string, resources, functionConfig, { text, doc, layout, lineCounter });
+  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc, layout, lineCounter });
+}
+
+/**
+ * The list's frame (the text without its items block) and each item parsed on its own: the parser
+ * never holds the whole list's token tree. Undefined when the input carries results already, whose
+ * rewriting needs the frame's offsets to be the input's.
+ */
+function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined {
+  const frameLines = new LineCounter();
+  const cut = text.slice(block.start, block.end);
+  const cutLines = cut.split('\n').length - 1;
+  // Offsets in the frame, as lines of the input: the items block was cut out at block.start.
+  const lineCounter: LineLocator = {
+    linePos: (offset) => {
+      const position = frameLines.linePos(offset);
+      return offset >= block.start ? { line: position.line + cutLines, col: position.col } : position;
+    },
+  };
+  const doc = parseChecked(text.slice(0, block.start) + text.slice(block.end), { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset));
+  const root = checkedRoot(doc);
+  if (root.has('results')) return undefined;
+  const parsedItems = block.chunks.map((chunk) => {
+    // Positions are worked out from the chunk's text only when something must be located.
+    const itemLines: LineLocator = { linePos: (offset) => positionIn(chunk.text, offset) };
+    const where = (offset: number) => {
+      const { line, col } = itemLines.linePos(offset);
+      return `line ${chunk.line + line - 1}, column ${col + chunk.dedent}`;
+    };
+    const itemDoc = parseChecked(chunk.text, { releaseTokens: true }, where);
+    const node = itemDoc.contents;
+    // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
+    if (isMap(node) && itemDoc.commentBefore && node.items.length > 0) {
+      const key = node.items[0]!.key as Node;
+      key.commentBefore = key.commentBefore ? `${itemDoc.commentBefore}\n${key.commentBefore}` : itemDoc.commentBefore;
+      itemDoc.commentBefore = null;
+    }
+    return { chunk, doc: itemDoc, node, locate: locateIn(itemLines, chunk.line, chunk.dedent) };
+  });
+  checkItems(parsedItems.map((p) => p.node), (index) => parsedItems[index]!.locate);
+  const spans = new Map<KrmResource, ItemSpan>();
+  const resources = parsedItems.map(({ chunk, doc: itemDoc, node }) => {
+    const resource = new KrmResource(node as YAMLMap, itemDoc, 'input');
+    spans.set(resource, { dash: chunk.dash, end: chunk.end });
+    return resource;
+  });
+  const last = block.chunks[block.chunks.length - 1]!;
+  const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
+  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc, layout, lineCounter });
 }
 
 function isNullScalar(node: Node): boolean {
@@ -183,10 +273,10 @@ function indentLines(text: string, indent: string): string {
   return text.replace(/\n(?!\n)/g, `\n${indent}`);
 }
 
-/** `- ` + the item, every following line indented to the sequence's column. */
-function renderItem(resource: KrmResource, indent: number): string {
+/** `- ` + each item, every following line indented to the sequence's column; one rendering for all. */
+function renderItems(resources: readonly KrmResource[], indent: number): string {
   const seq = new YAMLSeq();
-  seq.items.push(resource.node);
+  seq.items.push(...resources.map((r) => r.node));
   return indentLines(renderNode(seq), ' '.repeat(indent));
 }
 
@@ -219,7 +309,7 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
   const edits: Edit[] = [];
   if (layout.appendAt === undefined) {
     if (list.items.some((r) => r.isChanged) || list.items.length !== layout.spans.size) {
-      const rendered = list.items.map((r) => renderItem(r, 0)).join('\n');
+      const rendered = renderItems(list.items, 0);
       edits.push({ start: layout.valueRange[0], end: layout.valueRange[1], text: list.items.length ? `\n${rendered}` : '[]' });
     }
     return edits;
@@ -237,14 +327,14 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
       edits.push({ start, end: span.end, text: '' });
     } else if (resource.isChanged) {
       const newline = text[span.end - 1] === '\n' ? '\n' : '';
-      edits.push({ start: span.dash, end: span.end, text: `${renderItem(resource, layout.indent)}${newline}` });
+      edits.push({ start: span.dash, end: span.end, text: `${renderItems([resource], layout.indent)}${newline}` });
     }
   }
   const added = list.items.filter((r) => !layout.spans.has(r));
   if (added.length > 0) {
     const indent = ' '.repeat(layout.indent);
     const needsNewline = text[layout.appendAt - 1] !== '\n';
-    const rendered = (needsNewline ? '\n' : '') + added.map((r) => `${indent}${renderItem(r, layout.indent)}\n`).join('');
+    const rendered = `${needsNewline ? '\n' : ''}${indent}${renderItems(added, layout.indent)}\n`;
     edits.push({ start: layout.appendAt, end: layout.appendAt, text: rendered });
   }
   return edits;

@@ -6,14 +6,17 @@
  */
 import {
   Document,
+  isAlias,
   isCollection,
   isMap,
   isScalar,
+  isSeq,
   LineCounter,
   parseDocument,
-  visit,
   type Node,
+  type Pair,
   type ParsedNode,
+  type YAMLSeq,
   type ScalarTag,
   type Tags,
   type ToStringOptions,
@@ -54,21 +57,36 @@ type Tokened = { srcToken?: { type: string; source: string } };
  * plain strings, which render as they were written.
  */
 export function releaseSourceTokens(doc: Document): void {
-  const release = (_: unknown, node: object) => {
-    delete (node as { srcToken?: unknown }).srcToken;
-  };
-  visit(doc, {
-    Scalar(_, node) {
-      const token = (node as Tokened).srcToken;
-      const plainString = token?.type === 'scalar' && typeof node.value === 'string' && !YAML_11_NON_STRING.test(node.value);
-      if (token && FLOW_SCALAR_TOKENS.has(token.type) && !token.source.includes('\n') && !plainString) (node as Spelled).spelling = token.source;
-      delete (node as Tokened).srcToken;
-    },
-    Map: release,
-    Seq: release,
-    Pair: release,
-    Alias: release,
-  });
+  walk(doc.contents, { node: releaseToken, pair: releaseToken });
+}
+
+/**
+ * Every node and pair below `node`, parents first. A plain walk: `yaml`'s `visit` builds a path for
+ * every node, which costs more than the work done here on large packages.
+ */
+function walk(node: unknown, on: { node(node: Node): void; pair(pair: Pair): void }): void {
+  if (isMap(node)) {
+    on.node(node);
+    for (const pair of node.items as Pair[]) {
+      on.pair(pair);
+      walk(pair.key, on);
+      walk(pair.value, on);
+    }
+  } else if (isSeq(node)) {
+    on.node(node);
+    for (const item of node.items) walk(item, on);
+  } else if (isScalar(node) || isAlias(node)) {
+    on.node(node);
+  }
+}
+
+function releaseToken(node: object): void {
+  if (isScalar(node)) {
+    const token = (node as Tokened).srcToken;
+    const plainString = token?.type === 'scalar' && typeof node.value === 'string' && !YAML_11_NON_STRING.test(node.value);
+    if (token && FLOW_SCALAR_TOKENS.has(token.type) && !token.source.includes('\n') && !plainString) (node as Spelled).spelling = token.source;
+  }
+  delete (node as { srcToken?: unknown }).srcToken;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -129,9 +147,13 @@ export interface ParsedYaml {
   hasAliases: boolean;
 }
 
-export function parseYaml(text: string, lineCounter?: LineCounter): ParsedYaml {
+/**
+ * Parses one document. `releaseTokens` drops the parser's tokens in the same pass (see
+ * releaseSourceTokens), for documents whose layout nobody needs afterwards.
+ */
+export function parseYaml(text: string, { lineCounter, releaseTokens = false }: { lineCounter?: LineCounter; releaseTokens?: boolean } = {}): ParsedYaml {
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
-  const hasAliases = attachSameLineComments(doc);
+  const hasAliases = attachSameLineComments(doc, releaseTokens);
   return { doc, hasAliases };
 }
 
@@ -159,34 +181,44 @@ function commentOnIndicatorLine(tokens: readonly SourceToken[] | undefined, indi
  * collection below it, and prints it on its own line. go-yaml (and so kpt) keeps it on the key's
  * line; kpt relies on that for `metadata: # kpt-merge: ns/name`. Put such comments where kpt has them.
  */
-function attachSameLineComments(doc: Document.Parsed): boolean {
+function attachSameLineComments(doc: Document.Parsed, releaseTokens: boolean): boolean {
   let hasAliases = false;
-  visit(doc, {
-    Alias() {
-      hasAliases = true;
+  // Each callback reads only its own node's token, and parents come before children.
+  const done = releaseTokens ? releaseToken : () => undefined;
+  walk(doc.contents, {
+    node(node) {
+      if (isAlias(node)) hasAliases = true;
+      else if (isSeq(node)) attachDashLineComments(node);
+      done(node);
     },
-    Pair(_, pair) {
-      const value = pair.value as ParsedNode | null;
-      const key = pair.key as ParsedNode | null;
-      if (!isCollection(value) || value.flow || !value.commentBefore || !isScalar(key)) return;
-      const sep = (pair as { srcToken?: { sep?: SourceToken[] } }).srcToken?.sep;
-      if (!commentOnIndicatorLine(sep, 'map-value-ind')) return;
-      const [first, ...rest] = value.commentBefore.split('\n');
-      key.comment = key.comment ? `${key.comment}\n${first}` : first;
-      value.commentBefore = rest.length ? rest.join('\n') : undefined;
-    },
-    Seq(_, seq) {
-      const tokenItems = (seq as { srcToken?: { items?: { start: SourceToken[] }[] } }).srcToken?.items;
-      (seq.items as ParsedNode[]).forEach((item, i) => {
-        if (!isMap(item) || item.flow || !item.commentBefore || item.items.length === 0) return;
-        const firstKey = item.items[0]?.key as Node | null;
-        if (!isScalar(firstKey) || !commentOnIndicatorLine(tokenItems?.[i]?.start, 'seq-item-ind')) return;
-        firstKey.commentBefore = firstKey.commentBefore ? `${item.commentBefore}\n${firstKey.commentBefore}` : item.commentBefore;
-        item.commentBefore = undefined;
-      });
+    pair(pair) {
+      attachKeyLineComment(pair);
+      done(pair);
     },
   });
   return hasAliases;
+}
+
+function attachKeyLineComment(pair: Pair): void {
+  const value = pair.value as ParsedNode | null;
+  const key = pair.key as ParsedNode | null;
+  if (!isCollection(value) || value.flow || !value.commentBefore || !isScalar(key)) return;
+  const sep = (pair as { srcToken?: { sep?: SourceToken[] } }).srcToken?.sep;
+  if (!commentOnIndicatorLine(sep, 'map-value-ind')) return;
+  const [first, ...rest] = value.commentBefore.split('\n');
+  key.comment = key.comment ? `${key.comment}\n${first}` : first;
+  value.commentBefore = rest.length ? rest.join('\n') : undefined;
+}
+
+function attachDashLineComments(seq: YAMLSeq): void {
+  const tokenItems = (seq as { srcToken?: { items?: { start: SourceToken[] }[] } }).srcToken?.items;
+  (seq.items as ParsedNode[]).forEach((item, i) => {
+    if (!isMap(item) || item.flow || !item.commentBefore || item.items.length === 0) return;
+    const firstKey = item.items[0]?.key as Node | null;
+    if (!isScalar(firstKey) || !commentOnIndicatorLine(tokenItems?.[i]?.start, 'seq-item-ind')) return;
+    firstKey.commentBefore = firstKey.commentBefore ? `${item.commentBefore}\n${firstKey.commentBefore}` : item.commentBefore;
+    item.commentBefore = undefined;
+  });
 }
 
 /** Renders one node as block YAML at indentation 0, without a trailing newline. */
