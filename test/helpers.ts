@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { packageVariantFunction } from '../src/function';
 import { runKrmFunction, type RunOutcome } from '../src/krm/run';
 
@@ -26,4 +26,20 @@ export function corpusFiles(dir: string): { name: string; text: string }[] {
     .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+}
+
+/** A namespaced CustomResourceDefinition, as YAML, whose one (storage) version has this `spec` schema. */
+export function crdYaml(group: string, kind: string, version: string, specSchema: Record<string, unknown>): string {
+  const plural = `${kind.toLowerCase()}s`;
+  return stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, plural },
+      scope: 'Namespaced',
+      versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } }],
+    },
+  });
 }

@@ -1,4 +1,5 @@
-import { merge1 } from './merge-helpers';
+import { crdYaml } from '../helpers';
+import { merge, merge1 } from './merge-helpers';
 
 const cm = (data: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n${extra}data:\n${data}`;
 const deploy = (containers: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n${containers}`;
@@ -117,37 +118,13 @@ describe('keyed lists', () => {
   });
 
   it('uses a CRD among the items for its kind', () => {
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              parts:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [id]
-                items:
-                  type: object
-                  properties:
-                    id: {type: string}
-                    size: {type: integer}
-`;
+    const crd = crdYaml('example.com', 'Widget', 'v1', {
+      type: 'object',
+      properties: {
+        parts: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { type: 'object', properties: { id: { type: 'string' }, size: { type: 'integer' } } } },
+      },
+    });
     const widget = (parts: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  parts:\n${parts}`;
-    const { merge } = jest.requireActual('./merge-helpers') as typeof import('./merge-helpers');
     const result = merge({
       origin: [crd, widget('  - {id: a, size: 1}\n')],
       upstream: [crd, widget('  - {id: a, size: 2}\n')],

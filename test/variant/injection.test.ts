@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { resourceList, runFunction } from '../helpers';
+import { crdYaml, resourceList, runFunction } from '../helpers';
 import { errors, KPTFILE, messages, run, runAgain, variant, variantList, type Files } from './variant-helpers';
 
 const point = (kind: string, name: string, value: string, body: string, apiVersion = kind === 'ConfigMap' ? 'v1' : 'hr.example.com/v1alpha1', namespace?: string) =>
@@ -134,37 +134,19 @@ describe('config injection', () => {
 });
 
 describe('config injection: a CRD among the items checks the content first', () => {
-  const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: teams.hr.example.com
-spec:
-  group: hr.example.com
-  names: {kind: Team, plural: teams}
-  scope: Namespaced
-  versions:
-  - name: v1alpha1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            id: team-spec
-            type: object
-            required: [chargeCode]
-            x-kubernetes-preserve-unknown-fields: true
-            properties:
-              chargeCode: {type: string, pattern: '^[a-z]+-[0-9]+$', example: ab-1, externalDocs: {url: 'https://example.com'}}
-              size: {type: integer, minimum: 1, exclusiveMinimum: true, format: int32}
-              lead: {type: string, nullable: true}
-              port: {x-kubernetes-int-or-string: true}
-              members:
-                type: array
-                x-kubernetes-list-type: set
-                items: {type: string}
-`;
+  const crd = crdYaml('hr.example.com', 'Team', 'v1alpha1', {
+    id: 'team-spec',
+    type: 'object',
+    required: ['chargeCode'],
+    'x-kubernetes-preserve-unknown-fields': true,
+    properties: {
+      chargeCode: { type: 'string', pattern: '^[a-z]+-[0-9]+$', example: 'ab-1', externalDocs: { url: 'https://example.com' } },
+      size: { type: 'integer', minimum: 1, exclusiveMinimum: true, format: 'int32' },
+      lead: { type: 'string', nullable: true },
+      port: { 'x-kubernetes-int-or-string': true },
+      members: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+    },
+  });
 
   it('injects a candidate that matches the schema (OpenAPI and x-kubernetes keywords understood)', () => {
     const config = variantList(variant(injectors({ name: 'payments' })), [teamCandidate('payments', { chargeCode: 'pay-1', size: 2, lead: null, port: 'http', members: ['ann'], extra: true })]);
