@@ -280,6 +280,17 @@ function renderItems(resources: readonly KrmResource[], indent: number): string 
   return indentLines(renderNode(seq), ' '.repeat(indent));
 }
 
+/** A changed item at its place: a comment above its `- ` stays in the text around it, so it is not rendered again. */
+function renderInPlace(resource: KrmResource, indent: number): string {
+  const above = resource.node.commentBefore;
+  resource.node.commentBefore = undefined;
+  try {
+    return renderItems([resource], indent);
+  } finally {
+    resource.node.commentBefore = above;
+  }
+}
+
 function renderResults(results: readonly Result[]): string {
   const doc = newDocument();
   doc.contents = doc.createNode({ results: results.map(resultToPlain) });
@@ -327,7 +338,7 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
       edits.push({ start, end: span.end, text: '' });
     } else if (resource.isChanged) {
       const newline = text[span.end - 1] === '\n' ? '\n' : '';
-      edits.push({ start: span.dash, end: span.end, text: `${renderItems([resource], layout.indent)}${newline}` });
+      edits.push({ start: span.dash, end: span.end, text: `${renderInPlace(resource, layout.indent)}${newline}` });
     }
   }
   const added = list.items.filter((r) => !layout.spans.has(r));

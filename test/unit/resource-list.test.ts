@@ -97,6 +97,13 @@ describe('ResourceList output', () => {
     expect(output).toContain('functionConfig:\n  apiVersion: v1');
   });
 
+  it.each([true, false])('keeps a comment above a changed item once (item by item: %s)', (byItem) => {
+    const text = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n# between\n- apiVersion: v1\n  kind: B\n  metadata:\n    name: b\n';
+    const list = parseResourceList(text, { byItem });
+    list.items[1]!.setIn(['data', 'k'], 'v');
+    expect(serializeResourceList(list)).toBe(text.replace('    name: b\n', '    name: b\n  data:\n    k: v\n'));
+  });
+
   it('writes `items: []` when every item is removed', () => {
     const list = parseResourceList(resourceList([configMap('a'), configMap('b')], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f'));
     list.items = [];
