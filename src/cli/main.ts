@@ -11,7 +11,14 @@ function usageError(message: string): number {
   return 2;
 }
 
-const UPDATE_FLAGS: Record<string, keyof UpdateOptions> = { '--origin': 'origin', '--upstream': 'upstream', '--strategy': 'strategy', '--conflicts': 'conflicts' };
+const UPDATE_FLAGS: Record<string, keyof UpdateOptions> = {
+  '--origin': 'origin',
+  '--upstream': 'upstream',
+  '--strategy': 'strategy',
+  '--conflicts': 'conflicts',
+  '--upstream-ref': 'upstreamRef',
+  '--upstream-commit': 'upstreamCommit',
+};
 
 function runUpdate(args: readonly string[]): number {
   const options: Partial<UpdateOptions> = {};

@@ -25,6 +25,8 @@ export interface UpdateOptions {
   upstream: string;
   strategy?: string;
   conflicts?: string;
+  upstreamRef?: string;
+  upstreamCommit?: string;
 }
 
 export interface UpdateOutcome {
@@ -73,6 +75,8 @@ function functionConfig(options: UpdateOptions): KrmResource {
   const data: Record<string, string> = {};
   if (options.strategy) data.strategy = options.strategy;
   if (options.conflicts) data.conflicts = options.conflicts;
+  if (options.upstreamRef) data.upstreamRef = options.upstreamRef;
+  if (options.upstreamCommit) data.upstreamCommit = options.upstreamCommit;
   return KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'update-options' }, data });
 }
 

@@ -8,6 +8,7 @@ export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt 
 Usage:
   package-variant                 Run as a KRM function: a ResourceList on stdin, the result on stdout.
   package-variant update LOCAL_DIR --origin DIR --upstream DIR [--strategy S] [--conflicts error]
+                                  [--upstream-ref REF] [--upstream-commit SHA]
                                   Merge upstream's changes into LOCAL_DIR, like kpt pkg update without git:
                                   ORIGIN is the upstream version LOCAL_DIR was fetched from, UPSTREAM the new one.
                                   Strategies: resource-merge (default), fast-forward, force-delete-replace.

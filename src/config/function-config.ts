@@ -20,6 +20,9 @@ export interface Options {
   /** Package directories holding the tagged versions (kpt reports their files' paths from the package root). */
   originDir?: string;
   upstreamDir?: string;
+  /** The new upstream version, recorded in the Kptfile's `upstream` and `upstreamLock` by a merge. */
+  upstreamRef?: string;
+  upstreamCommit?: string;
 }
 
 export interface ConfigObject {
@@ -38,7 +41,7 @@ export type FunctionConfig =
 
 const ACCEPTED_KINDS = [
   'none (or the empty ConfigMap kpt sends)',
-  'v1 ConfigMap (options: strategy, conflicts, originDir, upstreamDir)',
+  'v1 ConfigMap (options: strategy, conflicts, originDir, upstreamDir, upstreamRef, upstreamCommit)',
   `${PACKAGE_VARIANT_API} PackageVariant`,
   `${PACKAGE_VARIANT_SET_API} PackageVariantSet`,
   'v1 List holding one PackageVariant or PackageVariantSet and the objects it uses',

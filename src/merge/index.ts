@@ -6,7 +6,7 @@ import type { MergeStrategy, Options } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
-import { errorResult, FunctionError } from '../krm/results';
+import { errorResult, FunctionError, type Result } from '../krm/results';
 import { crdSchemas } from './schema/crd';
 import { SchemaRegistry } from './schema/registry';
 import { placeNewResources } from './resources/placement';
@@ -48,6 +48,23 @@ function relocate(resources: readonly KrmResource[], dir: string | undefined): v
   }
 }
 
+/** The new upstream version, where the functionConfig gives it: what `kpt pkg update` writes from git. */
+function recordUpstream(kptfile: KrmResource | undefined, { upstreamRef, upstreamCommit }: Options): Result[] {
+  if (upstreamRef === undefined && upstreamCommit === undefined) return [];
+  if (!kptfile) throw new FunctionError(errorResult('upstreamRef and upstreamCommit are recorded in the Kptfile, but the package has none at its root'));
+  const recorded: string[] = [];
+  if (upstreamRef !== undefined) {
+    kptfile.setIn(['upstream', 'git', 'ref'], upstreamRef);
+    kptfile.setIn(['upstreamLock', 'git', 'ref'], upstreamRef);
+    recorded.push(`ref ${upstreamRef}`);
+  }
+  if (upstreamCommit !== undefined) {
+    kptfile.setIn(['upstreamLock', 'git', 'commit'], upstreamCommit);
+    recorded.push(`commit ${upstreamCommit}`);
+  }
+  return [{ message: `recorded the new upstream ${recorded.join(', ')} in the Kptfile`, severity: 'info', resourceRef: kptfile.ref(), ...(kptfile.fileRef() ? { file: kptfile.fileRef()! } : {}) }];
+}
+
 function isCrd(resource: KrmResource): boolean {
   return resource.kind === 'CustomResourceDefinition' && resource.group === 'apiextensions.k8s.io';
 }
@@ -66,6 +83,7 @@ export function mergeUpstream(list: ResourceList, options: Options): void {
   const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));
   list.items = [...kept, ...placeNewResources(kept, run.added)];
   const { merged, added, deleted, keptModified, conflicts } = run.counts;
+  run.results.push(...recordUpstream(rootKptfile(kept), options));
   list.results.push(...run.results, {
     message: `merged upstream changes (${strategy}): ${merged} merged, ${added} added, ${deleted} deleted, ${keptModified} kept although deleted upstream, ${conflicts} conflicts`,
     severity: 'info',

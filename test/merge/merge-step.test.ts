@@ -113,6 +113,19 @@ describe('strategies and the Kptfile', () => {
     expect(output).toContain('# set labels for the team\n    - image: gcr.io/kpt-fn/set-labels:v0.2\n      configMap: {app: foo, team: a}');
   });
 
+  it('records the new upstream ref and commit the functionConfig gives, comments kept', () => {
+    const k = kptfile('resource-merge', '    - image: a:1\n').replace('    ref: v1\n', '    ref: v1 # the fetched version\nupstreamLock:\n  type: git\n  git:\n    ref: v1\n    commit: aaa\n');
+    const { exitCode, output, results } = withKptfile(
+      { origin: k, upstream: k, local: k },
+      { origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'v')] },
+      options('  upstreamRef: v2\n  upstreamCommit: bbb\n'),
+    );
+    expect(exitCode).toBe(0);
+    expect(output).toContain('    ref: v2 # the fetched version\n');
+    expect(output).toContain('  upstreamLock:\n    type: git\n    git:\n      ref: v2\n      commit: bbb\n');
+    expect(results.map((r) => r.message)).toContain('recorded the new upstream ref v2, commit bbb in the Kptfile');
+  });
+
   it('uses the strategy recorded in the Kptfile', () => {
     const k = kptfile('fast-forward', '    - image: a:1\n');
     const { exitCode, messages } = withKptfile({ origin: k, upstream: k, local: k }, { origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'mine')] });

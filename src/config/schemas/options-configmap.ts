@@ -12,6 +12,8 @@ export const optionsDataSchema = {
     conflicts: { type: 'string', enum: CONFLICT_POLICIES, default: 'upstream-wins' },
     originDir: stringSchema,
     upstreamDir: stringSchema,
+    upstreamRef: stringSchema,
+    upstreamCommit: stringSchema,
   },
 } as const;
 
