@@ -100,10 +100,9 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
  * look at every local resource (force-delete-replace drops local-only ones, fast-forward refuses
  * local additions).
  */
-function mayLeaveOut(options: UpdateOptions, local: PackageFiles): boolean {
+function mayLeaveOut(options: UpdateOptions, kptfile: ParsedDocument | undefined): boolean {
   if (options.strategy) return options.strategy === 'resource-merge';
-  const kptfile = local.documents.find((d) => d.path === 'Kptfile');
-  const recorded = kptfile ? parseDocument(kptfile, undefined)?.resource.get(['upstream', 'updateStrategy']) : undefined;
+  const recorded = kptfile?.resource.get(['upstream', 'updateStrategy']);
   return recorded === undefined || recorded === null || recorded === 'resource-merge';
 }
 
@@ -111,7 +110,9 @@ export function updatePackage(options: UpdateOptions): UpdateOutcome {
   const local = readPackage(options.local);
   const origin = readPackage(options.origin);
   const upstream = readPackage(options.upstream);
-  const leaveOut = mayLeaveOut(options, local);
+  const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
+  const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined);
+  const leaveOut = mayLeaveOut(options, kptfile);
   const changed = leaveOut ? changedUpstream(origin, upstream) : { origin: origin.documents, upstream: upstream.documents };
   const tagged = [
     ...changed.origin.map((d) => parseDocument(d, 'original')),
@@ -125,7 +126,7 @@ export function updatePackage(options: UpdateOptions): UpdateOutcome {
     const scanned = scanIdentity(doc.text);
     if (scanned?.krm === false) continue;
     const needed = !leaveOut || !scanned || ALWAYS_NEEDED.test(doc.text) || identityKeysOf({ ...scanned, path: doc.path }).some((k) => wanted.has(k));
-    const parsed = needed ? parseDocument(doc, undefined) : undefined;
+    const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined) : undefined;
     if (parsed) parsedLocal.set(doc, parsed);
   }
 

@@ -91,35 +91,40 @@ function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): App
   return emptyDropped(pairs.length, slots, localWasEmpty, { node: target, changed });
 }
 
-function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): Applied {
+/** A merged sequence into local's (or a new) node; `merge` gives its items and whether one was edited in place. */
+function applySequence(slots: Slots, merge: () => { items: Node[]; itemChanged: boolean }): Applied {
   const localWasEmpty = isEmptyCollection(slots.local);
   const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
   const before = target.items;
-  const items: Node[] = [];
-  let itemChanged = false;
-  for (const entry of decision.element.entries) {
-    const result = applyDecision(decision.children.get(entry.id) ?? { op: 'keep' }, entry.element.slots);
-    itemChanged ||= result.changed;
-    if (result.node !== undefined) items.push(result.node);
-  }
+  const { items, itemChanged } = merge();
   const changed = created || itemChanged || items.length !== before.length || items.some((item, i) => item !== before[i]);
   if (changed) target.items = items;
   return emptyDropped(items.length, slots, localWasEmpty, { node: target, changed });
 }
 
+function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): Applied {
+  return applySequence(slots, () => {
+    const items: Node[] = [];
+    let itemChanged = false;
+    for (const entry of decision.element.entries) {
+      const result = applyDecision(decision.children.get(entry.id) ?? { op: 'keep' }, entry.element.slots);
+      itemChanged ||= result.changed;
+      if (result.node !== undefined) items.push(result.node);
+    }
+    return { items, itemChanged };
+  });
+}
+
 function applySet(decision: Extract<Decision, { op: 'set' }>, slots: Slots): Applied {
-  const localWasEmpty = isEmptyCollection(slots.local);
-  const { target, created } = container(slots.local, slots.upstream, () => new YAMLSeq(), isSeq);
-  const before = target.items;
-  const items: Node[] = [];
-  for (const member of decision.element.members) {
-    if (!decision.included.has(member.value)) continue;
-    const existing = member.slots.local ?? member.slots.upstream ?? member.slots.origin;
-    if (existing) items.push(member.slots.local ?? copy(existing));
-  }
-  const changed = created || items.length !== before.length || items.some((item, i) => item !== before[i]);
-  if (changed) target.items = items;
-  return emptyDropped(items.length, slots, localWasEmpty, { node: target, changed });
+  return applySequence(slots, () => {
+    const items: Node[] = [];
+    for (const member of decision.element.members) {
+      if (!decision.included.has(member.value)) continue;
+      const existing = member.slots.local ?? member.slots.upstream ?? member.slots.origin;
+      if (existing) items.push(member.slots.local ?? copy(existing));
+    }
+    return { items, itemChanged: false };
+  });
 }
 
 export function applyDecision(decision: Decision, slots: Slots): Applied {
