@@ -1,6 +1,7 @@
 /**
  * Runs kpt over packages the way kpt's own e2e runner (kptdev/kpt pkg/test/runner) does for the
- * function catalog's `examples/<name>/.expected/` cases, with the function built in dist/main.js.
+ * function catalog's `examples/<name>/.expected/` cases, with the function built in dist/main.js or
+ * the container image built from the Dockerfile (the runner, below).
  *
  * A case is a kpt package with `.expected/config.yaml`:
  *
@@ -15,12 +16,16 @@
  * and optionally `.expected/diff.patch` (the package's `git diff` after the run; missing or empty
  * means no change) and `.expected/results.yaml` (kpt's results file).
  *
- * How the function is run: `kpt fn eval PKG --exec "node <repo>/dist/main.js"`; for render the
- * example's Kptfile says `exec: package-variant` (the package's `bin` name) and the harness puts a
- * `package-variant` wrapper script that runs `node <repo>/dist/main.js` first on PATH, where kpt
- * looks exec functions up (verified with kpt 1.0.0-beta.56). In results.yaml, stdout and stderr
- * the eval exec command is written `package-variant` and the temp directory prefix is removed, so
- * eval and render cases read the same and name no local path.
+ * How the function is run, by the exec runner (the default): `kpt fn eval PKG --exec "node
+ * <repo>/dist/main.js"`; for render the example's Kptfile says `exec: package-variant` (the package's
+ * `bin` name) and the harness puts a `package-variant` wrapper script that runs `node
+ * <repo>/dist/main.js` first on PATH, where kpt looks exec functions up (verified with kpt
+ * 1.0.0-beta.56). By the image runner: `KPT_FN_RUNTIME=podman kpt fn eval PKG --image IMAGE
+ * --image-pull-policy never`, with `image: IMAGE` wherever the example's files say
+ * `exec: package-variant` (so render runs the image too). In results.yaml, stdout, stderr and the
+ * diff, the eval exec command or the image is written `package-variant`, an `image: IMAGE` entry
+ * `exec: package-variant`, and the temp directory prefix is removed, so both runners and eval and
+ * render cases read the same and name no local path: one set of expected files serves both.
  *
  * The package is copied without `.expected/` to a temp dir and committed to a fresh git repository
  * (fixed author and dates, no global git config). Every case runs twice, the second run over the
@@ -45,6 +50,12 @@ export const EXEC_PLACEHOLDER = 'package-variant';
 /** What `kpt fn eval --exec` runs. */
 export const EVAL_EXEC = `node ${DIST_MAIN}`;
 export const UPDATE_EXPECTED = (process.env.KPT_E2E_UPDATE_EXPECTED ?? '').toLowerCase() === 'true';
+/** The image scripts/build-test-image.sh builds from the Dockerfile. */
+export const TEST_IMAGE = 'localhost/package-variant:test';
+
+/** How kpt runs the function: dist/main.js as an exec, or a container image through podman. */
+export type FunctionRunner = { kind: 'exec' } | { kind: 'image'; image: string };
+export const EXEC_RUNNER: FunctionRunner = { kind: 'exec' };
 
 const GIT_IDENTITY = {
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -200,7 +211,7 @@ export interface CaseRun {
   exitCode: number;
   stdout: string;
   stderr: string;
-  /** `git diff` of the package against its initial commit, `index` lines normalised, trimmed. */
+  /** `git diff` of the package against its initial commit, `index` lines and the function name normalised, trimmed. */
   diff: string;
   /** The same diff as git wrote it (trimmed), for rewriting diff.patch. */
   rawDiff: string;
@@ -254,16 +265,50 @@ function writeWrapper(binDir: string): void {
   chmodSync(script, 0o755);
 }
 
-/** Drops the temp directory prefix (as kpt's runner does) and names the eval exec `package-variant`. */
-function normaliseOutput(text: string, tmp: string): string {
-  return text.split(EVAL_EXEC).join(EXEC_PLACEHOLDER).split(`${tmp}/`).join('').split(tmp).join('');
+/**
+ * Drops the temp directory prefix (as kpt's runner does) and writes the function as the exec runner's
+ * render Kptfile names it, `package-variant`: kpt's results say `image: IMAGE` where they say
+ * `exec: package-variant` for an exec.
+ */
+function normaliseOutput(text: string, tmp: string, runner: FunctionRunner): string {
+  const named =
+    runner.kind === 'exec'
+      ? text.split(EVAL_EXEC).join(EXEC_PLACEHOLDER)
+      : text.split(`image: ${runner.image}`).join(`exec: ${EXEC_PLACEHOLDER}`).split(runner.image).join(EXEC_PLACEHOLDER);
+  return named.split(`${tmp}/`).join('').split(tmp).join('');
 }
 
-function kptArgs(config: CaseConfig, exampleDir: string, pkg: string, resultsDir: string): string[] {
-  if (config.testType === 'render') {
-    return ['fn', 'render', pkg, ...(config.allowExec ? ['--allow-exec'] : []), '--results-dir', resultsDir];
+const EXEC_FUNCTION_LINE = new RegExp(`^(\\s*(?:- )?)exec: ${EXEC_PLACEHOLDER}$`, 'gm');
+
+/**
+ * Names the function by its image wherever the package names it `exec: package-variant`, as a
+ * package of an image user would: the Kptfile pipeline, and a PackageVariant's `spec.pipeline`
+ * (the function recognises the steps it added by their exact content). Returns how many Kptfiles
+ * changed.
+ */
+function nameImageInPackage(pkg: string, image: string): number {
+  let kptfiles = 0;
+  for (const file of readTree(pkg).keys()) {
+    const isKptfile = basename(file) === 'Kptfile';
+    if (!isKptfile && !/\.ya?ml$/.test(file)) continue;
+    const path = join(pkg, file);
+    const text = readFileSync(path, 'utf8');
+    const named = text.replace(EXEC_FUNCTION_LINE, (_line, lead: string) => `${lead}image: ${image}`);
+    if (named === text) continue;
+    writeFileSync(path, named);
+    if (isKptfile) kptfiles++;
   }
-  const args = ['fn', 'eval', pkg, '--exec', EVAL_EXEC, '--results-dir', resultsDir];
+  return kptfiles;
+}
+
+function kptArgs(config: CaseConfig, exampleDir: string, pkg: string, resultsDir: string, runner: FunctionRunner): string[] {
+  // The image is built locally; kpt must not look for it in a registry.
+  const pullNever = runner.kind === 'image' ? ['--image-pull-policy', 'never'] : [];
+  if (config.testType === 'render') {
+    return ['fn', 'render', pkg, ...(config.allowExec ? ['--allow-exec'] : []), ...pullNever, '--results-dir', resultsDir];
+  }
+  const fn = runner.kind === 'exec' ? ['--exec', EVAL_EXEC] : ['--image', runner.image, ...pullNever];
+  const args = ['fn', 'eval', pkg, ...fn, '--results-dir', resultsDir];
   if (config.fnConfig !== undefined) {
     // Relative to the package; the copy has no .expected/, so a config kept there is read in place.
     const inCopy = join(pkg, config.fnConfig);
@@ -287,9 +332,10 @@ function readExpected(exampleDir: string): CaseExpected {
  * Reproduces kpt's e2e runner for one `examples/<name>/` case. A failing case is reported in
  * `problems`; only a malformed `.expected/config.yaml` throws.
  */
-export async function runExampleCase(caseDir: string, options: { update?: boolean; keepTemp?: boolean } = {}): Promise<CaseReport> {
+export async function runExampleCase(caseDir: string, options: { update?: boolean; keepTemp?: boolean; runner?: FunctionRunner } = {}): Promise<CaseReport> {
   const exampleDir = resolve(caseDir);
   const update = options.update ?? UPDATE_EXPECTED;
+  const runner = options.runner ?? EXEC_RUNNER;
   const name = basename(exampleDir);
   const config = readCaseConfig(exampleDir);
   const expected = readExpected(exampleDir);
@@ -301,26 +347,30 @@ export async function runExampleCase(caseDir: string, options: { update?: boolea
   const updated: string[] = [];
   try {
     copyPackage(exampleDir, pkg, ['.expected']);
-    writeWrapper(binDir);
+    if (runner.kind === 'exec') writeWrapper(binDir);
+    else if (nameImageInPackage(pkg, runner.image) === 0 && config.testType === 'render') {
+      throw new Error(`no Kptfile runs \`exec: ${EXEC_PLACEHOLDER}\`, so kpt fn render would not run the image`);
+    }
     git(pkg, ['init', '-q']);
     git(pkg, ['add', '-A']);
     git(pkg, ['commit', '-q', '--allow-empty', '-m', 'first']);
     const initial = git(pkg, ['rev-parse', 'HEAD']).trim();
-    const env = childEnv([binDir]);
+    const env = runner.kind === 'exec' ? childEnv([binDir]) : { ...childEnv(), KPT_FN_RUNTIME: 'podman' };
 
     for (let i = 0; i < RUN_COUNT; i++) {
       const resultsDir = join(tmp, `results-${i + 1}`);
       mkdirSync(resultsDir);
-      const outcome = await runProcess('kpt', kptArgs(config, exampleDir, pkg, resultsDir), { cwd: tmp, env, timeoutMs: 60_000 });
+      const outcome = await runProcess('kpt', kptArgs(config, exampleDir, pkg, resultsDir, runner), { cwd: tmp, env, timeoutMs: 60_000 });
       git(pkg, ['add', '-A']);
       const rawDiff = git(pkg, ['diff', '--cached', '--no-color', '--no-ext-diff', initial]).trim();
       const resultsFile = join(resultsDir, 'results.yaml');
-      const results = existsSync(resultsFile) ? normaliseOutput(readFileSync(resultsFile, 'utf8'), tmp).trim() : undefined;
+      const normalise = (text: string) => normaliseOutput(text, tmp, runner);
+      const results = existsSync(resultsFile) ? normalise(readFileSync(resultsFile, 'utf8')).trim() : undefined;
       runs.push({
         exitCode: outcome.exitCode,
-        stdout: normaliseOutput(outcome.stdout, tmp),
-        stderr: normaliseOutput(outcome.stderr, tmp),
-        diff: normaliseDiff(rawDiff),
+        stdout: normalise(outcome.stdout),
+        stderr: normalise(outcome.stderr),
+        diff: normaliseDiff(normalise(rawDiff)),
         rawDiff,
         ...(results !== undefined ? { results } : {}),
         ms: outcome.ms,
