@@ -52,13 +52,13 @@ function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDoc
   if (!isMap(parsed.contents)) return undefined;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
-  const resource = new KrmResource(parsed.contents, parsed, 'input');
+  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
   if (!resource.isKrmObject) return undefined;
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
   // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
-  return { resource: new KrmResource(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
+  return { resource: KrmResource.fromTree(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
 }
 
 /** Origin and upstream documents in files whose text differs between the two versions. */

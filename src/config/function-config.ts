@@ -117,7 +117,7 @@ export function readFunctionConfig(list: ResourceList): FunctionConfig {
   if (!resource) return { kind: 'none', options: DEFAULT_OPTIONS };
   const data = configData(resource);
   const file = functionConfigFile(list);
-  const location: DataLocation = { prefix: [], node: resource.node as Node, ...(list.source ? { lineCounter: list.source.lineCounter } : {}), ...(file ? { file } : {}) };
+  const location: DataLocation = { prefix: [], node: () => resource.node as Node, ...(list.source ? { lineCounter: list.source.lineCounter } : {}), ...(file ? { file } : {}) };
   // kpt sends an empty ConfigMap (sometimes without apiVersion and kind) when given no config.
   if (isEmptyInputConfigMap(data)) return { kind: 'none', options: DEFAULT_OPTIONS };
   const config = data as ConfigObject;

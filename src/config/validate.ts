@@ -7,7 +7,8 @@ import { errorResult, type Result } from '../krm/results';
 export interface DataLocation {
   /** Path of the data's root inside `node`, e.g. ['items', 2] for an object inside a List. */
   readonly prefix: readonly (string | number)[];
-  readonly node: Node;
+  /** The node of the data's root; built only to locate a problem. */
+  readonly node: () => Node;
   /** Absent for data built in memory, which has no lines to point at. */
   readonly lineCounter?: LineLocator;
   readonly file?: { path: string; index?: number };
@@ -75,7 +76,7 @@ function nodeAt(root: Node, segments: readonly (string | number)[], atKey: boole
 function lineOf(location: DataLocation, segments: readonly (string | number)[], atKey: boolean): string {
   if (!location.lineCounter) return '';
   for (let length = segments.length; length >= 0; length -= 1) {
-    const target = nodeAt(location.node, segments.slice(0, length), atKey && length === segments.length);
+    const target = nodeAt(location.node(), segments.slice(0, length), atKey && length === segments.length);
     if (target?.range) {
       const { line, col } = location.lineCounter.linePos(target.range[0]);
       return ` (line ${line}, column ${col} of the ResourceList)`;

@@ -2,7 +2,6 @@
  * The objects a set can target or read: the functionConfig List's objects and the package's items,
  * seen the way Porch's controller sees cluster objects.
  */
-import { isNode } from 'yaml';
 import type { ConfigObject } from '../config/function-config';
 import type { KrmResource } from '../krm/resource';
 
@@ -66,10 +65,7 @@ export function viewOfConfigObject(object: ConfigObject): ObjectView {
 }
 
 function viewOfItem(item: KrmResource): ObjectView {
-  const get = (path: readonly string[]) => {
-    const node = item.getNode(path);
-    return isNode(node) ? node.toJS(item.doc) : undefined;
-  };
+  const get = (path: readonly string[]) => item.getData(path);
   return {
     apiVersion: item.apiVersion,
     kind: item.kind,

@@ -6,12 +6,10 @@
  * is gone is removed. PackageVariants the set does not own are never touched.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { YAMLMap } from 'yaml';
 import { PACKAGE_VARIANT_API } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
-import { newDocument } from '../krm/yaml-format';
 import { FunctionError, type Result } from '../krm/results';
 import { OWNER_LABEL, ownerLabelValue, variantIdentity } from './naming';
 import { DEFAULT_NAMESPACE, PORCH_CONFIG_GROUP } from './objects';
@@ -76,18 +74,15 @@ export function reconcile(list: ResourceList, set: VariantSet, desired: readonly
   let unchanged = 0;
   const kept = new Set<KrmResource>();
   const added: KrmResource[] = [];
-  // One document for every new variant: a document per item (KrmResource.fromData) builds its own
-  // schema and tags, which at 10,000 variants costs more time and memory than their content.
-  const doc = newDocument();
   for (const variant of desired) {
     const item = existing.get(variant.identity);
     if (!item) {
-      added.push(new KrmResource(doc.createNode(variantData(set, variant)) as YAMLMap, doc));
+      added.push(KrmResource.fromData(variantData(set, variant)));
       created += 1;
       continue;
     }
     kept.add(item);
-    if (isDeepStrictEqual(item.getNode(['spec'])?.toJS(item.doc), variant.spec)) {
+    if (isDeepStrictEqual(item.getData(['spec']), variant.spec)) {
       unchanged += 1;
     } else {
       item.setIn(['spec'], variant.spec);

@@ -5,9 +5,11 @@
  * items re-rendered, new items appended, results added. A no-op run returns the input unchanged.
  */
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
-import { KrmResource } from './resource';
+import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
-import { splitItems, type ItemsBlock } from './item-chunks';
+import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
+import { readSimpleBlockMap } from './simple-block-read';
+import { writeSimpleBlockMap } from './simple-block-write';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode } from './yaml-format';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
@@ -32,7 +34,10 @@ interface ItemsLayout {
 
 export interface ResourceListSource {
   readonly text: string;
-  readonly doc: Document.Parsed;
+  /** The list's document (for item-by-item reading, its frame), parsed when first asked for. */
+  readonly doc: () => Document.Parsed;
+  /** Whether the input carries results already (only a whole-document parse reads such a list). */
+  readonly hasResults: boolean;
   readonly layout: ItemsLayout;
   readonly lineCounter: LineLocator;
 }
@@ -114,17 +119,25 @@ function locateIn(lines: LineLocator, line = 1, column = 0): Locate {
   };
 }
 
-function checkItem(node: unknown, index: number, where: Locate): Result | undefined {
-  if (!isMap(node)) return errorResult(`${describeItem(index, node)} is not a KRM object: expected a map${where(node)}`, { field: { path: `items[${index}]` } });
-  const fields = [['apiVersion'], ['kind'], ['metadata', 'name']].map((path) => {
-    const value = node.getIn(path);
+/** The identity fields an object lacks while naming others (undefined when it has all or none). */
+function partialIdentity(get: (path: readonly string[]) => unknown): string[] | undefined {
+  const fields = IDENTITY_PATHS.map((path) => {
+    const value = get(path);
     return { path: path.join('.'), present: typeof value === 'string' && value !== '' };
   });
   // kpt forwards YAML files that are not KRM objects at all (a kustomization.yaml without a kind);
   // they pass through untouched. An object that names some of its identity but not all is broken.
   if (fields.every((f) => f.present) || fields.every((f) => !f.present)) return undefined;
-  const missing = fields.filter((f) => !f.present).map((f) => f.path);
-  const file = new KrmResource(node, newDocument(), 'input').fileRef();
+  return fields.filter((f) => !f.present).map((f) => f.path);
+}
+
+const IDENTITY_PATHS = [['apiVersion'], ['kind'], ['metadata', 'name']] as const;
+
+function checkItem(node: unknown, index: number, where: Locate): Result | undefined {
+  if (!isMap(node)) return errorResult(`${describeItem(index, node)} is not a KRM object: expected a map${where(node)}`, { field: { path: `items[${index}]` } });
+  const missing = partialIdentity((path) => node.getIn(path));
+  if (!missing) return undefined;
+  const file = KrmResource.fromTree(node, newDocument(), 'input').fileRef();
   return errorResult(`${describeItem(index, node)} is not a KRM object: it has no ${missing.join(', ')}${where(node)}`, {
     field: { path: `items[${index}].${missing[0]}` },
     ...(file ? { file } : {}),
@@ -156,14 +169,8 @@ function parseChecked(text: string, options: Parameters<typeof parseYaml>[1], lo
   return parsed.doc;
 }
 
-/** The ResourceList map, checked for apiVersion and kind. */
-function checkedRoot(doc: Document.Parsed): YAMLMap {
-  const root = doc.contents;
-  if (!isMap(root)) {
-    throw new FunctionError(errorResult('input is not a ResourceList: expected a YAML map with kind ResourceList'));
-  }
-  const apiVersion: unknown = root.get('apiVersion');
-  const kind: unknown = root.get('kind');
+/** Throws unless these are a ResourceList's apiVersion and kind. */
+function checkListType(apiVersion: unknown, kind: unknown): asserts apiVersion is string {
   if (kind !== 'ResourceList' || !RESOURCE_LIST_VERSIONS.includes(apiVersion as (typeof RESOURCE_LIST_VERSIONS)[number])) {
     throw new FunctionError(
       errorResult(
@@ -171,8 +178,19 @@ function checkedRoot(doc: Document.Parsed): YAMLMap {
       ),
     );
   }
+}
+
+/** The ResourceList map, checked for apiVersion and kind. */
+function checkedRoot(doc: Document.Parsed): YAMLMap {
+  const root = doc.contents;
+  if (!isMap(root)) {
+    throw new FunctionError(errorResult('input is not a ResourceList: expected a YAML map with kind ResourceList'));
+  }
+  checkListType(root.get('apiVersion'), root.get('kind'));
   return root;
 }
+
+const NOT_A_MAP = () => new FunctionError(errorResult('functionConfig must be a KRM object (a YAML map)', { field: { path: 'functionConfig' } }));
 
 function checkItems(nodes: readonly unknown[], locate: (index: number) => Locate): void {
   const problems = nodes.flatMap((node, index) => checkItem(node, index, locate(index)) ?? []);
@@ -181,10 +199,8 @@ function checkItems(nodes: readonly unknown[], locate: (index: number) => Locate
 
 function readFunctionConfigNode(root: YAMLMap, doc: Document): KrmResource | undefined {
   const configNode = root.get('functionConfig', true) as Node | null | undefined;
-  if (isMap(configNode)) return new KrmResource(configNode, doc, 'input');
-  if (configNode !== undefined && configNode !== null && !isNullScalar(configNode)) {
-    throw new FunctionError(errorResult('functionConfig must be a KRM object (a YAML map)', { field: { path: 'functionConfig' } }));
-  }
+  if (isMap(configNode)) return KrmResource.fromTree(configNode, doc, 'input');
+  if (configNode !== undefined && configNode !== null && !isNullScalar(configNode)) throw NOT_A_MAP();
   return undefined;
 }
 
@@ -210,11 +226,63 @@ function parseWhole(text: string): ResourceList {
     throw new FunctionError(errorResult('the ResourceList has no items list: `items` must be a list of KRM objects', { field: { path: 'items' } }));
   }
   checkItems(itemsNode.items, () => locateIn(lineCounter));
-  const resources = itemsNode.items.map((node) => new KrmResource(node as YAMLMap, doc, 'input'));
+  const resources = itemsNode.items.map((node) => KrmResource.fromTree(node as YAMLMap, doc, 'input'));
   const itemsKey = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'items')?.key as Node;
   const layout = readItemsLayout(text, itemsNode, itemsKey.range![1], resources);
   releaseSourceTokens(doc);
-  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc, layout, lineCounter });
+  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc: () => doc, hasResults: root.has('results'), layout, lineCounter });
+}
+
+/** One item's text parsed on its own; throws FunctionError when it is not valid YAML. */
+function parseItem(chunk: ItemChunk): { tree: YamlTree; locate: Locate } {
+  // Positions are worked out from the chunk's text only when something must be located.
+  const itemLines: LineLocator = { linePos: (offset) => positionIn(chunk.text, offset) };
+  const where = (offset: number) => {
+    const { line, col } = itemLines.linePos(offset);
+    return `line ${chunk.line + line - 1}, column ${col + chunk.dedent}`;
+  };
+  const doc = parseChecked(chunk.text, { releaseTokens: true }, where);
+  const node = doc.contents;
+  // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
+  if (isMap(node) && doc.commentBefore && node.items.length > 0) {
+    const key = node.items[0]!.key as Node;
+    key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
+    doc.commentBefore = null;
+  }
+  return { tree: { node: node as YAMLMap, doc }, locate: locateIn(itemLines, chunk.line, chunk.dedent) };
+}
+
+interface Frame {
+  readonly apiVersion: string;
+  readonly functionConfig: KrmResource | undefined;
+  readonly doc: () => Document.Parsed;
+}
+
+/**
+ * The list without its items: read as plain data when it is simple YAML (the functionConfig's tree,
+ * needed only to edit it or to locate a problem in it, is built on demand), else parsed. Undefined
+ * when the input carries results already, whose rewriting needs the frame's offsets to be the input's.
+ */
+function readFrame(frameText: string, parse: () => Document.Parsed): Frame | undefined {
+  const plain = readSimpleBlockMap(frameText);
+  if (!plain) {
+    const doc = parse();
+    const root = checkedRoot(doc);
+    return root.has('results') ? undefined : { apiVersion: root.get('apiVersion') as string, functionConfig: readFunctionConfigNode(root, doc), doc: () => doc };
+  }
+  checkListType(plain.apiVersion, plain.kind);
+  if ('results' in plain) return undefined;
+  let parsed: Document.Parsed | undefined;
+  const doc = () => (parsed ??= parse());
+  const config = plain.functionConfig;
+  if (config !== null && config !== undefined && (typeof config !== 'object' || Array.isArray(config))) throw NOT_A_MAP();
+  const configTree = (): YamlTree => {
+    const node = (doc().contents as YAMLMap).get('functionConfig', true);
+    if (!isMap(node)) throw new TypeError('a functionConfig read as a map must parse as one');
+    return { node, doc: doc() };
+  };
+  const functionConfig = config ? KrmResource.fromPlain(config as Record<string, unknown>, configTree, 'input') : undefined;
+  return { apiVersion: plain.apiVersion, functionConfig, doc };
 }
 
 /**
@@ -233,36 +301,25 @@ function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined 
       return offset >= block.start ? { line: position.line + cutLines, col: position.col } : position;
     },
   };
-  const doc = parseChecked(text.slice(0, block.start) + text.slice(block.end), { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset));
-  const root = checkedRoot(doc);
-  if (root.has('results')) return undefined;
-  const parsedItems = block.chunks.map((chunk) => {
-    // Positions are worked out from the chunk's text only when something must be located.
-    const itemLines: LineLocator = { linePos: (offset) => positionIn(chunk.text, offset) };
-    const where = (offset: number) => {
-      const { line, col } = itemLines.linePos(offset);
-      return `line ${chunk.line + line - 1}, column ${col + chunk.dedent}`;
-    };
-    const itemDoc = parseChecked(chunk.text, { releaseTokens: true }, where);
-    const node = itemDoc.contents;
-    // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
-    if (isMap(node) && itemDoc.commentBefore && node.items.length > 0) {
-      const key = node.items[0]!.key as Node;
-      key.commentBefore = key.commentBefore ? `${itemDoc.commentBefore}\n${key.commentBefore}` : itemDoc.commentBefore;
-      itemDoc.commentBefore = null;
-    }
-    return { chunk, doc: itemDoc, node, locate: locateIn(itemLines, chunk.line, chunk.dedent) };
+  const frameText = text.slice(0, block.start) + text.slice(block.end);
+  const frame = readFrame(frameText, () => parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset)));
+  if (!frame) return undefined;
+  // Items in simple YAML are read as plain data, their trees built only if they are edited; the
+  // others, and any with a broken identity (to locate it in the message), are parsed now.
+  const items = block.chunks.map((chunk) => {
+    const plain = readSimpleBlockMap(chunk.text);
+    const resource = plain && KrmResource.fromPlain(plain, () => parseItem(chunk).tree, 'input');
+    if (resource && !partialIdentity((path) => resource.get(path))) return { chunk, resource };
+    const parsed = parseItem(chunk);
+    return { chunk, resource: KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input'), parsed };
   });
-  checkItems(parsedItems.map((p) => p.node), (index) => parsedItems[index]!.locate);
-  const spans = new Map<KrmResource, ItemSpan>();
-  const resources = parsedItems.map(({ chunk, doc: itemDoc, node }) => {
-    const resource = new KrmResource(node as YAMLMap, itemDoc, 'input');
-    spans.set(resource, { dash: chunk.dash, end: chunk.end });
-    return resource;
-  });
+  const problems = items.flatMap(({ parsed }, index) => (parsed ? (checkItem(parsed.tree.node, index, parsed.locate) ?? []) : []));
+  if (problems.length > 0) throw new FunctionError(problems);
+  const spans = new Map(items.map(({ chunk, resource }) => [resource, { dash: chunk.dash, end: chunk.end }]));
+  const resources = items.map(({ resource }) => resource);
   const last = block.chunks[block.chunks.length - 1]!;
   const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
-  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc, layout, lineCounter });
+  return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter });
 }
 
 function isNullScalar(node: Node): boolean {
@@ -273,11 +330,38 @@ function indentLines(text: string, indent: string): string {
   return text.replace(/\n(?!\n)/g, `\n${indent}`);
 }
 
-/** `- ` + each item, every following line indented to the sequence's column; one rendering for all. */
+/** `- ` + one item in simple YAML, every following line indented to the sequence's column. */
+function seqItem(text: string, indent: string): string {
+  return `- ${text.replace(/\n/g, `\n${indent}  `)}`;
+}
+
+/**
+ * `- ` + each item, every following line indented to the sequence's column. New items still in
+ * plain data are written without a node tree where they can be; the others share one rendering.
+ */
 function renderItems(resources: readonly KrmResource[], indent: number): string {
-  const seq = new YAMLSeq();
-  seq.items.push(...resources.map((r) => r.node));
-  return indentLines(renderNode(seq), ' '.repeat(indent));
+  const pad = ' '.repeat(indent);
+  const parts: string[] = [];
+  let pending: KrmResource[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const seq = new YAMLSeq();
+    seq.items.push(...pending.map((r) => r.node));
+    parts.push(indentLines(renderNode(seq), pad));
+    pending = [];
+  };
+  for (const resource of resources) {
+    const data = resource.generatedData;
+    const written = data && writeSimpleBlockMap(data);
+    if (written === undefined) {
+      pending.push(resource);
+      continue;
+    }
+    flush();
+    parts.push(seqItem(written, pad));
+  }
+  flush();
+  return parts.join(`\n${pad}`);
 }
 
 /** A changed item at its place: a comment above its `- ` stays in the text around it, so it is not rendered again. */
@@ -292,9 +376,8 @@ function renderInPlace(resource: KrmResource, indent: number): string {
 }
 
 function renderResults(results: readonly Result[]): string {
-  const doc = newDocument();
-  doc.contents = doc.createNode({ results: results.map(resultToPlain) });
-  return renderNode(doc.contents as Node);
+  const data = { results: results.map(resultToPlain) };
+  return writeSimpleBlockMap(data) ?? renderNode(newDocument().createNode(data));
 }
 
 interface Edit {
@@ -353,8 +436,7 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
 
 function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | undefined {
   if (list.results.length === 0) return undefined;
-  const root = source.doc.contents as YAMLMap;
-  const existing = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'results');
+  const existing = source.hasResults ? (source.doc().contents as YAMLMap).items.find((pair) => (pair.key as { value?: unknown }).value === 'results') : undefined;
   const earlier = existing ? ((existing.value as Node | null)?.toJSON?.() as Record<string, unknown>[] | undefined) ?? [] : [];
   const all = [...(Array.isArray(earlier) ? (earlier as unknown as Result[]) : []), ...list.results];
   const text = source.text;

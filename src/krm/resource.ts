@@ -1,4 +1,4 @@
-import { isMap, isScalar, YAMLMap, type Document, type Node } from 'yaml';
+import { isMap, isNode, isScalar, type Document, type Node, type YAMLMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, LOCAL_CONFIG, PATH, POSITION_ANNOTATIONS } from './annotations';
 import type { ResourceRef } from './results';
 import { newDocument } from './yaml-format';
@@ -9,29 +9,89 @@ function scalarString(node: unknown): string | undefined {
   return undefined;
 }
 
+/** A resource's `yaml` node tree, where every edit happens. */
+export interface YamlTree {
+  readonly node: YAMLMap;
+  readonly doc: Document;
+}
+
+/** Until something needs its node tree, a resource can be known by its plain data alone. */
+type State = { tree: YamlTree; plain?: undefined } | { plain: Record<string, unknown>; build: () => YamlTree; generated: boolean; tree?: undefined };
+
+/** The value at `path` in plain data: own properties and list indexes only, as `yaml`'s getIn finds them. */
+function dig(data: unknown, path: readonly (string | number)[]): unknown {
+  let at = data;
+  for (const key of path) {
+    if (Array.isArray(at)) at = typeof key === 'number' ? at[key] : undefined;
+    else if (at !== null && typeof at === 'object' && Object.hasOwn(at, key)) at = (at as Record<string | number, unknown>)[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/** A deep copy of plain data (maps, lists, scalars), made in this realm. */
+function copyPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyPlain);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, copyPlain(child)]));
+}
+
 /**
  * One KRM object of a ResourceList, edited in place as a `yaml` node.
  *
  * Edits must go through these methods (or be followed by `markChanged`): an unchanged resource
- * is written back as its original source text.
+ * is written back as its original source text. A resource read from simple text, or built from
+ * data, holds only plain data until its node tree is first asked for (`node`, `doc`, edits): at
+ * fleet scale most items are only read, and building their trees is most of a run's time.
  */
 export class KrmResource {
   private changed: boolean;
+  private state: State;
 
-  constructor(
-    readonly node: YAMLMap,
-    readonly doc: Document,
-    origin: 'input' | 'new' = 'new',
-  ) {
+  private constructor(state: State, origin: 'input' | 'new') {
+    this.state = state;
     this.changed = origin === 'new';
   }
 
+  static fromTree(node: YAMLMap, doc: Document, origin: 'input' | 'new' = 'new'): KrmResource {
+    return new KrmResource({ tree: { node, doc } }, origin);
+  }
+
+  /** A resource known by its data, whose tree `build` makes when first needed; `data` must not change. */
+  static fromPlain(data: Record<string, unknown>, build: () => YamlTree, origin: 'input' | 'new'): KrmResource {
+    return new KrmResource({ plain: data, build, generated: false }, origin);
+  }
+
   /** A new resource built from plain data (e.g. a generated PackageVariant). */
-  static fromData(data: unknown): KrmResource {
-    const doc = newDocument();
-    const node = doc.createNode(data);
-    if (!isMap(node)) throw new TypeError('a KRM resource must be a map');
-    return new KrmResource(node, doc);
+  static fromData(data: Record<string, unknown>): KrmResource {
+    const build = () => {
+      const doc = newDocument();
+      const node = doc.createNode(data);
+      if (!isMap(node)) throw new TypeError('a KRM resource must be a map');
+      return { node, doc };
+    };
+    return new KrmResource({ plain: data, build, generated: true }, 'new');
+  }
+
+  private get tree(): YamlTree {
+    if (this.state.tree === undefined) this.state = { tree: this.state.build() };
+    return this.state.tree;
+  }
+
+  get node(): YAMLMap {
+    return this.tree.node;
+  }
+
+  get doc(): Document {
+    return this.tree.doc;
+  }
+
+  /**
+   * The data of a resource built by `fromData` that has no node tree yet, to be written without
+   * one; read-only. Input items have source text (comments, spellings) that only their tree keeps.
+   */
+  get generatedData(): Readonly<Record<string, unknown>> | undefined {
+    return this.state.tree === undefined && this.state.generated ? this.state.plain : undefined;
   }
 
   get isChanged(): boolean {
@@ -42,13 +102,32 @@ export class KrmResource {
     this.changed = true;
   }
 
+  /** A scalar's value, or the node of a collection. */
   get(path: readonly (string | number)[]): unknown {
+    if (this.state.plain !== undefined) {
+      const value = dig(this.state.plain, path);
+      if (value === null || typeof value !== 'object') return value;
+    }
     const value = this.node.getIn(path, true);
     return isScalar(value) ? value.value : value;
   }
 
   getString(path: readonly (string | number)[]): string | undefined {
+    if (this.state.plain !== undefined) return scalarString(dig(this.state.plain, path));
     return scalarString(this.node.getIn(path, true));
+  }
+
+  /** Whether `path` is there (with any value, null included). */
+  has(path: readonly (string | number)[]): boolean {
+    if (this.state.plain !== undefined) return dig(this.state.plain, path) !== undefined;
+    return this.node.hasIn(path);
+  }
+
+  /** The value at `path` as plain data, without building the node tree; read-only. */
+  getData(path: readonly (string | number)[]): unknown {
+    if (this.state.plain !== undefined) return dig(this.state.plain, path);
+    const node = this.node.getIn(path, true);
+    return isNode(node) ? node.toJS(this.doc) : node;
   }
 
   getNode(path: readonly (string | number)[]): Node | undefined {
@@ -154,8 +233,9 @@ export class KrmResource {
     return index === 0 ? { path } : { path, index };
   }
 
-  /** The value as plain JavaScript data. */
+  /** The value as plain JavaScript data, a copy the caller may change. */
   toData(): Record<string, unknown> {
+    if (this.state.plain !== undefined) return copyPlain(this.state.plain) as Record<string, unknown>;
     return this.node.toJS(this.doc) as Record<string, unknown>;
   }
 }

@@ -99,7 +99,7 @@ class Resolver {
 
 function findPoints(items: readonly KrmResource[]): { resource: KrmResource; value: string }[] {
   return items
-    .filter((item) => item.isKrmObject && item.node.hasIn(['metadata', 'annotations', CONFIG_INJECTION]))
+    .filter((item) => item.isKrmObject && item.has(['metadata', 'annotations', CONFIG_INJECTION]))
     .map((resource) => ({ resource, value: resource.annotation(CONFIG_INJECTION) ?? '' }));
 }
 

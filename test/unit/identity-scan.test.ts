@@ -28,7 +28,7 @@ function parsedIdentity(text: string): string[] | 'not-krm' | 'unparseable' {
   const { doc } = parseYaml(text);
   if (doc.errors.length) return 'unparseable';
   if (!isMap(doc.contents)) return 'not-krm';
-  const resource = new KrmResource(doc.contents, doc, 'input');
+  const resource = KrmResource.fromTree(doc.contents, doc, 'input');
   return resource.isKrmObject ? identityKeys(resource) : 'not-krm';
 }
 

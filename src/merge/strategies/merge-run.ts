@@ -82,7 +82,7 @@ export class MergeRun {
 
   /** A copy of an upstream resource, without what tied it to its own input item. */
   addFromUpstream(upstream: KrmResource): void {
-    const copy = new KrmResource(upstream.node.clone() as KrmResource['node'], upstream.doc, 'new');
+    const copy = KrmResource.fromTree(upstream.node.clone() as KrmResource['node'], upstream.doc, 'new');
     for (const key of [MERGE_SOURCE, ID, LEGACY_ID, KPT_RESOURCE_ID]) copy.removeAnnotation(key);
     this.added.push(copy);
   }

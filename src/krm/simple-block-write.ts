@@ -1,0 +1,107 @@
+/**
+ * Writes plain data (a new object built by the function) as block YAML, byte for byte as `yaml`
+ * renders it with this project's options (RENDER_OPTIONS, the YAML 1.1 quoting rule) but without
+ * building a node tree: at fleet scale, thousands of new PackageVariants are written at once.
+ * Undefined for data outside the simple subset this writer knows (strings beyond printable ASCII or
+ * with `"` or `\`, non-integer numbers, nested sequences, objects that are not plain); the caller
+ * then uses `yaml`.
+ */
+import { readsBackAsString } from './plain-scalars';
+import { YAML_11_NON_STRING } from './yaml-format';
+
+class Unsupported extends Error {}
+
+const unsupported = (): never => {
+  throw new Unsupported();
+};
+
+/**
+ * What `yaml` will not write plain (its stringifyString rules): indicators at the start, `: ` and
+ * ` #` inside, a space or colon at the end. (Document markers matter only at the top level, where
+ * there is no scalar here.)
+ */
+const NOT_PLAIN = /^[ ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-] |: | #|[ :]$/;
+/** Printable ASCII without `"` and `\`: double-quoted as is, no escapes to agree on. */
+const QUOTABLE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+const SAFE_KEY = /^[A-Za-z_/][\w./@+~-]*$/;
+
+function isPlainString(text: string): boolean {
+  return !NOT_PLAIN.test(text) && readsBackAsString(text) && !YAML_11_NON_STRING.test(text);
+}
+
+function keyText(key: string): string {
+  if (!SAFE_KEY.test(key) || key.length > 1000 || !isPlainString(key)) unsupported();
+  return key;
+}
+
+/** Plain where `yaml` writes it plain, else in double quotes, as it (and go-yaml) would quote it. */
+function stringText(value: string): string {
+  if (!QUOTABLE.test(value)) unsupported();
+  return isPlainString(value) ? value : `"${value}"`;
+}
+
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return stringText(value);
+  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : unsupported();
+  if (typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : unsupported();
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function mapLines(map: Record<string, unknown>, indent: string, out: string[]): void {
+  for (const [key, value] of Object.entries(map)) {
+    if (value === undefined) continue;
+    const head = `${indent}${keyText(key)}:`;
+    if (Array.isArray(value)) {
+      if (value.length === 0) out.push(`${head} []`);
+      else {
+        out.push(head);
+        // Compact sequences: the `- ` at the key's column.
+        seqLines(value, indent, out);
+      }
+    } else if (isPlainObject(value)) {
+      if (Object.values(value).every((v) => v === undefined)) out.push(`${head} {}`);
+      else {
+        out.push(head);
+        mapLines(value, `${indent}  `, out);
+      }
+    } else {
+      out.push(`${head} ${scalarText(value)}`);
+    }
+  }
+}
+
+function seqLines(seq: readonly unknown[], indent: string, out: string[]): void {
+  for (const item of seq) {
+    if (Array.isArray(item) || item === undefined) unsupported();
+    if (!isPlainObject(item)) {
+      out.push(`${indent}- ${scalarText(item)}`);
+      continue;
+    }
+    const lines: string[] = [];
+    mapLines(item, `${indent}  `, lines);
+    if (lines.length === 0) {
+      out.push(`${indent}- {}`);
+      continue;
+    }
+    lines[0] = `${indent}- ${lines[0]!.slice(indent.length + 2)}`;
+    out.push(...lines);
+  }
+}
+
+/** A map as block YAML lines at column 0 (no trailing newline), or undefined outside the subset. */
+export function writeSimpleBlockMap(data: Record<string, unknown>): string | undefined {
+  const lines: string[] = [];
+  try {
+    mapLines(data, '', lines);
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+  return lines.length === 0 ? undefined : lines.join('\n');
+}
