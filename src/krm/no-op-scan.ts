@@ -74,8 +74,23 @@ function emptyFunctionConfig(block: readonly Line[]): boolean {
   return true;
 }
 
+/**
+ * The lines of the top-level functionConfig, found without splitting the whole text: a run with
+ * work to do says so there, and large packages should not pay for a line scan to learn it. Only
+ * ever used to answer false sooner, so a block found wrongly costs a parse, never a wrong no-op.
+ */
+function functionConfigLines(text: string): Line[] | undefined {
+  const start = text.search(/^functionConfig:/m);
+  if (start === -1) return undefined;
+  const after = text.indexOf('\n', start);
+  const next = after === -1 ? -1 : text.slice(after).search(/\n[^\s#-]/);
+  return meaningfulLines(text.slice(start, next === -1 ? text.length : after + next));
+}
+
 export function isPlainNoOp(text: string): boolean {
   if (text.length === 0 || BEYOND_LINE_SCAN.test(text) || UNSURE.test(text)) return false;
+  const configLines = functionConfigLines(text);
+  if (configLines && !emptyFunctionConfig(configLines)) return false;
   const top = blocks(meaningfulLines(text), 0, (line) => !isDashLine(line) && keyOf(line.text) !== undefined, isDashLine);
   if (!top) return false;
   const sections = new Map<string, Line[]>();

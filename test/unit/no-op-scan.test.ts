@@ -18,6 +18,10 @@ describe('the no-op scan', () => {
     );
     expect(isPlainNoOp(plain)).toBe(true);
     expect(runFunction(plain)).toMatchObject({ exitCode: 0, output: plain });
+    // kpt's empty ConfigMap ahead of the items: its block ends where `items` begins.
+    const configFirst = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data: {}\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n`;
+    expect(isPlainNoOp(configFirst)).toBe(true);
+    expect(runFunction(configFirst)).toMatchObject({ exitCode: 0, output: configFirst });
   });
 
   const refused: [string, string][] = [
