@@ -3,6 +3,7 @@
  * seen the way Porch's controller sees cluster objects.
  */
 import type { ConfigObject } from '../config/function-config';
+import { valueAt } from '../krm/plain-data';
 import type { KrmResource } from '../krm/resource';
 
 export const PORCH_CONFIG_GROUP = 'config.porch.kpt.dev';
@@ -46,12 +47,6 @@ function withoutBookkeeping(annotations: Record<string, unknown>): Record<string
   return Object.fromEntries(keys.filter((key) => !isKptBookkeeping(key)).map((key) => [key, annotations[key]]));
 }
 
-function dig(data: unknown, path: readonly string[]): unknown {
-  let at = data;
-  for (const key of path) at = plainMap(at)[key];
-  return at;
-}
-
 export function viewOfConfigObject(object: ConfigObject): ObjectView {
   return {
     apiVersion: object.apiVersion,
@@ -60,7 +55,7 @@ export function viewOfConfigObject(object: ConfigObject): ObjectView {
     namespace: object.metadata.namespace,
     labels: plainMap(object.metadata.labels),
     annotations: withoutBookkeeping(plainMap(object.metadata.annotations)),
-    get: (path) => dig(object, path),
+    get: (path) => valueAt(object, path),
   };
 }
 

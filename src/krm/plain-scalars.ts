@@ -19,3 +19,10 @@ export function resolvePlainScalar(text: string, onError: (message: string) => v
 export function readsBackAsString(text: string): boolean {
   return !SCALAR_TAGS.some((tag) => tag.test!.test(text));
 }
+
+/** Thrown by the fast reader and writer when the text or data leaves their subset; they catch it. */
+export class OutsideSubset extends Error {}
+
+export const outsideSubset = (): never => {
+  throw new OutsideSubset();
+};

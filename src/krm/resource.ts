@@ -1,6 +1,7 @@
 import { isMap, isNode, isScalar, type Document, type Node, type YAMLMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, LOCAL_CONFIG, PATH, POSITION_ANNOTATIONS } from './annotations';
 import type { ResourceRef } from './results';
+import { copyPlain, valueAt } from './plain-data';
 import { newDocument } from './yaml-format';
 
 function scalarString(node: unknown): string | undefined {
@@ -17,24 +18,6 @@ export interface YamlTree {
 
 /** Until something needs its node tree, a resource can be known by its plain data alone. */
 type State = { tree: YamlTree; plain?: undefined } | { plain: Record<string, unknown>; build: () => YamlTree; generated: boolean; tree?: undefined };
-
-/** The value at `path` in plain data: own properties and list indexes only, as `yaml`'s getIn finds them. */
-function dig(data: unknown, path: readonly (string | number)[]): unknown {
-  let at = data;
-  for (const key of path) {
-    if (Array.isArray(at)) at = typeof key === 'number' ? at[key] : undefined;
-    else if (at !== null && typeof at === 'object' && Object.hasOwn(at, key)) at = (at as Record<string | number, unknown>)[key];
-    else return undefined;
-  }
-  return at;
-}
-
-/** A deep copy of plain data (maps, lists, scalars), made in this realm. */
-function copyPlain(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyPlain);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, copyPlain(child)]));
-}
 
 /**
  * One KRM object of a ResourceList, edited in place as a `yaml` node.
@@ -105,7 +88,7 @@ export class KrmResource {
   /** A scalar's value, or the node of a collection. */
   get(path: readonly (string | number)[]): unknown {
     if (this.state.plain !== undefined) {
-      const value = dig(this.state.plain, path);
+      const value = valueAt(this.state.plain, path);
       if (value === null || typeof value !== 'object') return value;
     }
     const value = this.node.getIn(path, true);
@@ -113,19 +96,19 @@ export class KrmResource {
   }
 
   getString(path: readonly (string | number)[]): string | undefined {
-    if (this.state.plain !== undefined) return scalarString(dig(this.state.plain, path));
+    if (this.state.plain !== undefined) return scalarString(valueAt(this.state.plain, path));
     return scalarString(this.node.getIn(path, true));
   }
 
   /** Whether `path` is there (with any value, null included). */
   has(path: readonly (string | number)[]): boolean {
-    if (this.state.plain !== undefined) return dig(this.state.plain, path) !== undefined;
+    if (this.state.plain !== undefined) return valueAt(this.state.plain, path) !== undefined;
     return this.node.hasIn(path);
   }
 
   /** The value at `path` as plain data, without building the node tree; read-only. */
   getData(path: readonly (string | number)[]): unknown {
-    if (this.state.plain !== undefined) return dig(this.state.plain, path);
+    if (this.state.plain !== undefined) return valueAt(this.state.plain, path);
     const node = this.node.getIn(path, true);
     return isNode(node) ? node.toJS(this.doc) : node;
   }

@@ -10,7 +10,7 @@
  * A fleet package's items are mostly read and left alone; their node trees are built only when
  * something edits them (see KrmResource).
  */
-import { readsBackAsString, resolvePlainScalar } from './plain-scalars';
+import { outsideSubset, OutsideSubset, readsBackAsString, resolvePlainScalar } from './plain-scalars';
 
 interface Line {
   indent: number;
@@ -22,14 +22,7 @@ interface Line {
   readonly quiet: boolean;
 }
 
-/** Thrown inside the reader when the text leaves the subset; never escapes it. */
-class Unsupported extends Error {}
-
-const unsupported = (): never => {
-  throw new Unsupported();
-};
-
-const resolvePlain = (text: string): unknown => resolvePlainScalar(text, unsupported);
+const resolvePlain = (text: string): unknown => resolvePlainScalar(text, outsideSubset);
 
 /** `key:` at the start of a line, the key plain (checked against the schema below) or simply quoted. */
 const KEY_LINE = /^(?:([A-Za-z_$/][\w$./@+-]*)|'([^']*)'|"([^"\\]*)"):(?: +|$)/;
@@ -38,25 +31,25 @@ const INTEGER_LIKE = /^\d/;
 
 /** A key kept as written: plain ones no other tag claims, none an object could trip over. */
 function checkKey(key: string, plain: boolean): string {
-  if (plain && (!PLAIN_KEY.test(key) || !readsBackAsString(key))) unsupported();
-  if (key === '__proto__' || INTEGER_LIKE.test(key) || key.length > 1000) unsupported();
+  if (plain && (!PLAIN_KEY.test(key) || !readsBackAsString(key))) outsideSubset();
+  if (key === '__proto__' || INTEGER_LIKE.test(key) || key.length > 1000) outsideSubset();
   return key;
 }
 
 function readKey(content: string): { key: string; rest: string } {
-  const match = KEY_LINE.exec(content) ?? unsupported();
+  const match = KEY_LINE.exec(content) ?? outsideSubset();
   const key = checkKey(match[1] ?? match[2] ?? match[3]!, match[1] !== undefined);
   return { key, rest: content.slice(match[0].length) };
 }
 
 function setOnce(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (Object.prototype.hasOwnProperty.call(map, key)) unsupported();
+  if (Object.prototype.hasOwnProperty.call(map, key)) outsideSubset();
   map[key] = value;
 }
 
 /** After a closing quote or bracket: only spaces and a comment may follow. */
 function checkTrailer(trailer: string): void {
-  if (trailer !== '' && !/^ +(#.*)?$/.test(trailer)) unsupported();
+  if (trailer !== '' && !/^ +(#.*)?$/.test(trailer)) outsideSubset();
 }
 
 /** Characters that make a plain scalar start as something else (YAML 1.2 §7.3.3 indicators). */
@@ -72,13 +65,13 @@ interface Read<T> {
 function quoted(text: string, at: number): Read<string> {
   if (text[at] === '"') {
     const quote = text.indexOf('"', at + 1);
-    if (quote === -1 || text.slice(at + 1, quote).includes('\\')) unsupported();
+    if (quote === -1 || text.slice(at + 1, quote).includes('\\')) outsideSubset();
     return { value: text.slice(at + 1, quote), end: quote + 1 };
   }
   let value = '';
   for (let from = at + 1; ; ) {
     const quote = text.indexOf("'", from);
-    if (quote === -1) unsupported();
+    if (quote === -1) outsideSubset();
     value += text.slice(from, quote);
     if (text[quote + 1] !== "'") return { value, end: quote + 1 };
     value += "'";
@@ -113,7 +106,7 @@ function flowPlain(text: string, at: number): Read<string> {
   FLOW_PLAIN_END.lastIndex = at;
   const end = FLOW_PLAIN_END.exec(text)?.index ?? text.length;
   const value = text.slice(at, end).replace(TRAILING_SPACES, '');
-  if (value === '' || INDICATOR_START.test(value) || value.includes(' #')) unsupported();
+  if (value === '' || INDICATOR_START.test(value) || value.includes(' #')) outsideSubset();
   return { value, end };
 }
 
@@ -121,7 +114,7 @@ function flowPlain(text: string, at: number): Read<string> {
 function afterEntry(text: string, at: number, close: string): { end: number; closed: boolean } {
   const next = skipSpaces(text, at);
   if (text[next] === close) return { end: next + 1, closed: true };
-  if (text[next] !== ',' || text[skipSpaces(text, next + 1)] === close) unsupported();
+  if (text[next] !== ',' || text[skipSpaces(text, next + 1)] === close) outsideSubset();
   return { end: next + 1, closed: false };
 }
 
@@ -132,7 +125,7 @@ function flowMap(text: string, start: number): Read<Record<string, unknown>> {
   for (;;) {
     at = skipSpaces(text, at);
     const key = isQuote(text[at]) ? quoted(text, at) : flowPlain(text, at);
-    if (text[key.end] !== ':' || text[key.end + 1] !== ' ') unsupported();
+    if (text[key.end] !== ':' || text[key.end + 1] !== ' ') outsideSubset();
     const value = flowNode(text, key.end + 2);
     setOnce(map, checkKey(key.value, !isQuote(text[at])), value.value);
     const next = afterEntry(text, value.end, '}');
@@ -148,7 +141,7 @@ function flowSeq(text: string, start: number): Read<unknown[]> {
   for (;;) {
     const item = flowNode(text, at);
     // `[a: b]` is a map inside the list; left to the parser.
-    if (text[item.end] === ':') unsupported();
+    if (text[item.end] === ':') outsideSubset();
     seq.push(item.value);
     const next = afterEntry(text, item.end, ']');
     if (next.closed) return { value: seq, end: next.end };
@@ -163,10 +156,10 @@ function readScalar(text: string): unknown {
     checkTrailer(text.slice(read.end));
     return read.value;
   }
-  if (INDICATOR_START.test(text)) unsupported();
+  if (INDICATOR_START.test(text)) outsideSubset();
   const comment = text.indexOf(' #');
   const value = (comment === -1 ? text : text.slice(0, comment)).replace(TRAILING_SPACES, '');
-  if (value.includes(': ') || value.endsWith(':')) unsupported();
+  if (value.includes(': ') || value.endsWith(':')) outsideSubset();
   return resolvePlain(value);
 }
 
@@ -183,9 +176,9 @@ class BlockReader {
   /** The document: one map at column 0 that takes every line. */
   document(): Record<string, unknown> {
     const first = this.current;
-    if (!first || first.indent !== 0 || isSeqEntry(first.content)) unsupported();
+    if (!first || first.indent !== 0 || isSeqEntry(first.content)) outsideSubset();
     const value = this.map(0);
-    if (this.current !== undefined) unsupported();
+    if (this.current !== undefined) outsideSubset();
     return value;
   }
 
@@ -198,7 +191,7 @@ class BlockReader {
   /** The block node that starts on the current line, more indented than `parentIndent`. */
   private node(parentIndent: number): unknown {
     const line = this.current!;
-    if (line.indent <= parentIndent) unsupported();
+    if (line.indent <= parentIndent) outsideSubset();
     return isSeqEntry(line.content) ? this.seq(line.indent) : this.map(line.indent);
   }
 
@@ -215,7 +208,7 @@ class BlockReader {
     const literal = LITERAL_HEADER.exec(text);
     const value = literal ? this.literal(ownerIndent, literal[1] === '-') : readScalar(text);
     const next = this.current;
-    if (next !== undefined && next.indent > ownerIndent) unsupported();
+    if (next !== undefined && next.indent > ownerIndent) outsideSubset();
     return value;
   }
 
@@ -239,7 +232,7 @@ class BlockReader {
     // before the first text, where YAML forbids it.
     const empty = (line: Line) => line.content === '' && line.raw.length <= indent!;
     const first = body.findIndex((line) => line.content !== '');
-    if (body.slice(0, first).some((line) => !empty(line))) unsupported();
+    if (body.slice(0, first).some((line) => !empty(line))) outsideSubset();
     let last = body.length;
     while (empty(body[last - 1]!)) last -= 1;
     const text = body.slice(0, last).map((line) => line.raw.slice(indent)).join('\n');
@@ -249,7 +242,7 @@ class BlockReader {
   private map(indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
     for (let line = this.current; line !== undefined && line.indent >= indent; line = this.current) {
-      if (line.indent > indent || isSeqEntry(line.content)) unsupported();
+      if (line.indent > indent || isSeqEntry(line.content)) outsideSubset();
       const { key, rest } = readKey(line.content);
       this.at += 1;
       setOnce(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true) : this.inlineValue(rest, indent));
@@ -265,7 +258,7 @@ class BlockReader {
         this.at += 1;
         seq.push(this.valueBelow(indent, false));
       } else if (isSeqEntry(after)) {
-        unsupported();
+        outsideSubset();
       } else if (KEY_LINE.test(after)) {
         // `- key: value`: a map whose column is where its first key starts; the line is re-read as that key.
         const mapIndent = indent + line.content.length - after.length;
@@ -276,7 +269,7 @@ class BlockReader {
         seq.push(this.inlineValue(after, indent));
       }
     }
-    if (this.current !== undefined && this.current.indent > indent) unsupported();
+    if (this.current !== undefined && this.current.indent > indent) outsideSubset();
     return seq;
   }
 }
@@ -303,7 +296,7 @@ export function readSimpleBlockMap(text: string): Record<string, unknown> | unde
     return new BlockReader(linesOf(text)).document();
   } catch (error) {
     // Deep nesting overflows the stack here first; the parser then says what is wrong.
-    if (error instanceof Unsupported || error instanceof RangeError) return undefined;
+    if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
     throw error;
   }
 }

@@ -6,14 +6,8 @@
  * with `"` or `\`, non-integer numbers, nested sequences, objects that are not plain); the caller
  * then uses `yaml`.
  */
-import { readsBackAsString } from './plain-scalars';
+import { outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
 import { YAML_11_NON_STRING } from './yaml-format';
-
-class Unsupported extends Error {}
-
-const unsupported = (): never => {
-  throw new Unsupported();
-};
 
 /**
  * What `yaml` will not write plain (its stringifyString rules): indicators at the start, `: ` and
@@ -30,21 +24,21 @@ function isPlainString(text: string): boolean {
 }
 
 function keyText(key: string): string {
-  if (!SAFE_KEY.test(key) || key.length > 1000 || !isPlainString(key)) unsupported();
+  if (!SAFE_KEY.test(key) || key.length > 1000 || !isPlainString(key)) outsideSubset();
   return key;
 }
 
 /** Plain where `yaml` writes it plain, else in double quotes, as it (and go-yaml) would quote it. */
 function stringText(value: string): string {
-  if (!QUOTABLE.test(value)) unsupported();
+  if (!QUOTABLE.test(value)) outsideSubset();
   return isPlainString(value) ? value : `"${value}"`;
 }
 
 function scalarText(value: unknown): string {
   if (typeof value === 'string') return stringText(value);
-  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : unsupported();
+  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : outsideSubset();
   if (typeof value === 'boolean') return String(value);
-  return value === null ? 'null' : unsupported();
+  return value === null ? 'null' : outsideSubset();
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -78,7 +72,7 @@ function mapLines(map: Record<string, unknown>, indent: string, out: string[]): 
 
 function seqLines(seq: readonly unknown[], indent: string, out: string[]): void {
   for (const item of seq) {
-    if (Array.isArray(item) || item === undefined) unsupported();
+    if (Array.isArray(item) || item === undefined) outsideSubset();
     if (!isPlainObject(item)) {
       out.push(`${indent}- ${scalarText(item)}`);
       continue;
@@ -100,7 +94,7 @@ export function writeSimpleBlockMap(data: Record<string, unknown>): string | und
   try {
     mapLines(data, '', lines);
   } catch (error) {
-    if (error instanceof Unsupported) return undefined;
+    if (error instanceof OutsideSubset) return undefined;
     throw error;
   }
   return lines.length === 0 ? undefined : lines.join('\n');

@@ -122,3 +122,15 @@ describe("Porch's upstream lookup vector", () => {
     expect(findUpstream(new ObjectIndex([draft], []), setWith([], undefined, { repo: 'my-repo', package: 'my-package', workspaceName: 'v1' }))).toBeUndefined();
   });
 });
+
+describe('object fields', () => {
+  it('are read from the object itself, never from what every JavaScript object inherits', () => {
+    const object = { apiVersion: 'v1', kind: 'A', metadata: { name: 'a' }, spec: { packageName: 'p' } } as unknown as ConfigObject;
+    const items = parseResourceList(resourceList(['apiVersion: v1\nkind: A\nmetadata:\n  name: b\nspec:\n  packageName: q'])).items;
+    const views = new ObjectIndex([object], items).ofKind('', 'A');
+    expect(views.map((view) => [view.get(['spec', 'packageName']), view.get(['spec', 'constructor']), view.get(['toString'])])).toEqual([
+      ['p', undefined, undefined],
+      ['q', undefined, undefined],
+    ]);
+  });
+});
