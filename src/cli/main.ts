@@ -1,8 +1,7 @@
 import { readStdin, writeAll } from './stdio';
 import { packageVariantFunction } from '../function';
 import { runKrmFunction } from '../krm/run';
-import { formatResult } from './results-text';
-import { updatePackage, type UpdateOptions } from './update';
+import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
 import { USAGE, VERSION } from './usage';
 
 
@@ -11,7 +10,7 @@ function usageError(message: string): number {
   return 2;
 }
 
-const UPDATE_FLAGS: Record<string, keyof UpdateOptions> = {
+const UPDATE_FLAGS: Record<string, keyof UpdateArguments> = {
   '--origin': 'origin',
   '--upstream': 'upstream',
   '--strategy': 'strategy',
@@ -21,7 +20,7 @@ const UPDATE_FLAGS: Record<string, keyof UpdateOptions> = {
 };
 
 function runUpdate(args: readonly string[]): number {
-  const options: Partial<UpdateOptions> = {};
+  const options: UpdateArguments = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
@@ -36,22 +35,9 @@ function runUpdate(args: readonly string[]): number {
       return usageError(`unknown argument "${arg}" for update`);
     }
   }
-  if (!options.local || !options.origin || !options.upstream) return usageError('update needs LOCAL_DIR, --origin DIR and --upstream DIR');
-  let outcome;
-  try {
-    outcome = updatePackage(options as UpdateOptions);
-  } catch (error) {
-    writeAll(2, `package-variant update: ${(error as Error).message}\n`);
-    return 1;
-  }
-  for (const result of outcome.results) writeAll(1, `${formatResult(result)}\n`);
-  if (outcome.results.some((r) => r.severity === 'error')) {
-    writeAll(2, 'package-variant update: nothing was written\n');
-    return 1;
-  }
-  for (const path of outcome.written) writeAll(1, `updated ${path}\n`);
-  for (const path of outcome.removed) writeAll(1, `removed ${path}\n`);
-  return 0;
+  const problem = checkUpdateArguments(options);
+  if (problem) return usageError(problem);
+  return runUpdateCommand(options);
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */

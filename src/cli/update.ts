@@ -1,184 +1,61 @@
 /**
- * `package-variant update LOCAL --origin DIR --upstream DIR`: `kpt pkg update` without git.
- *
- * The three packages become one ResourceList in memory and the function merges it. Only what can
- * change the result is parsed: origin and upstream files with the same text are left out (they can
- * only say "upstream did not change this"), and a local document is parsed only when a changed
- * upstream resource may be its counterpart (its identity is read by a line scan). Untouched
- * documents are written back as they were; only files whose resources changed are rewritten.
+ * `package-variant update`: arguments in, the update (src/pkg) run, its results and plan printed.
  */
-import { isMap, type Node } from 'yaml';
-import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
-import { scanIdentity } from '../krm/identity-scan';
-import { KrmResource } from '../krm/resource';
-import { ResourceList } from '../krm/resource-list';
-import { hasError, type Result } from '../krm/results';
-import { parseYaml, renderNode } from '../krm/yaml-format';
-import { identityKeys, identityKeysOf } from '../merge/resources/identity';
-import { MERGE_SOURCE } from '../merge/resources/sources';
-import { packageVariantFunction } from '../function';
-import { readPackage, writePackage, type PackageDocument, type PackageFiles } from './package-dir';
+import type { MergeStrategy } from '../config/function-config';
+import { PackageReadError } from '../pkg/disk-tree';
+import { updateFromDirectories, type UpdateOutcome } from '../pkg/update';
+import { formatResult } from './results-text';
+import { writeAll } from './stdio';
 
-export interface UpdateOptions {
-  local: string;
-  origin: string;
-  upstream: string;
+export interface UpdateArguments {
+  local?: string;
+  origin?: string;
+  upstream?: string;
   strategy?: string;
   conflicts?: string;
   upstreamRef?: string;
   upstreamCommit?: string;
 }
 
-export interface UpdateOutcome {
-  results: Result[];
-  written: string[];
-  removed: string[];
+const STRATEGIES: readonly string[] = ['resource-merge', 'fast-forward', 'force-delete-replace'];
+const CONFLICTS: readonly string[] = ['upstream-wins', 'error'];
+
+/** A usage problem in the arguments, or undefined. */
+export function checkUpdateArguments(args: UpdateArguments): string | undefined {
+  if (!args.local || !args.origin || !args.upstream) return 'update needs LOCAL_DIR, --origin DIR and --upstream DIR';
+  if (args.strategy !== undefined && !STRATEGIES.includes(args.strategy)) return `--strategy must be one of ${STRATEGIES.join(', ')}, not "${args.strategy}"`;
+  if (args.conflicts !== undefined && !CONFLICTS.includes(args.conflicts)) return `--conflicts must be one of ${CONFLICTS.join(', ')}, not "${args.conflicts}"`;
+  return undefined;
 }
 
-const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
-
-/** Documents the merge always needs: schemas and package metadata. */
-const ALWAYS_NEEDED = /^kind:\s*["']?(CustomResourceDefinition|Kptfile)["']?\s*$/m;
-
-interface ParsedDocument {
-  readonly resource: KrmResource;
-  /** The file had `annotations: {}`; otherwise a map left empty is dropped, as kpt's writer does. */
-  readonly hadEmptyAnnotations: boolean;
-}
-
-function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
-  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true });
-  if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
-  if (!isMap(parsed.contents)) return undefined;
-  const annotations = parsed.getIn(['metadata', 'annotations'], true);
-  const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
-  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
-  if (!resource.isKrmObject) return undefined;
-  resource.setAnnotation(PATH, doc.path);
-  resource.setAnnotation(INDEX, String(doc.index));
-  if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
-  // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
-  return { resource: KrmResource.fromTree(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
-}
-
-/** Origin and upstream documents in files whose text differs between the two versions. */
-function changedUpstream(origin: PackageFiles, upstream: PackageFiles): { origin: PackageDocument[]; upstream: PackageDocument[] } {
-  const differs = (doc: PackageDocument, other: PackageFiles, own: PackageFiles) =>
-    other.files.get(doc.path) !== own.files.get(doc.path) || ALWAYS_NEEDED.test(doc.text);
-  return {
-    origin: origin.documents.filter((d) => differs(d, upstream, origin)),
-    upstream: upstream.documents.filter((d) => differs(d, origin, upstream)),
-  };
-}
-
-function functionConfig(options: UpdateOptions): KrmResource {
-  const data: Record<string, string> = {};
-  if (options.strategy) data.strategy = options.strategy;
-  if (options.conflicts) data.conflicts = options.conflicts;
-  if (options.upstreamRef) data.upstreamRef = options.upstreamRef;
-  if (options.upstreamCommit) data.upstreamCommit = options.upstreamCommit;
-  return KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'update-options' }, data });
-}
-
-/**
- * The resource as it goes to disk: without the annotations the command added for the function.
- * Edits the node in place: nothing reads it after it is written.
- */
-function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
-  const node = resource.node;
-  const annotations = node.getIn(['metadata', 'annotations'], true);
-  const metadata = node.get('metadata', true);
-  if (isMap(annotations)) {
-    for (const key of OUR_ANNOTATIONS) annotations.delete(key);
-    if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
+function printOutcome(outcome: UpdateOutcome): number {
+  for (const result of outcome.results) writeAll(1, `${formatResult(result)}\n`);
+  if (!outcome.plan) {
+    writeAll(2, 'package-variant update: nothing was written\n');
+    return 1;
   }
-  return `${renderNode(node as Node)}\n`;
+  for (const write of outcome.plan.writes) writeAll(1, `updated ${write.path}\n`);
+  for (const path of outcome.plan.removes) writeAll(1, `removed ${path}\n`);
+  return 0;
 }
 
-/**
- * Leaving out what upstream did not change is sound only for resource-merge: the other strategies
- * look at every local resource (force-delete-replace drops local-only ones, fast-forward refuses
- * local additions).
- */
-function mayLeaveOut(options: UpdateOptions, kptfile: ParsedDocument | undefined): boolean {
-  if (options.strategy) return options.strategy === 'resource-merge';
-  const recorded = kptfile?.resource.get(['upstream', 'updateStrategy']);
-  return recorded === undefined || recorded === null || recorded === 'resource-merge';
-}
-
-export function updatePackage(options: UpdateOptions): UpdateOutcome {
-  const local = readPackage(options.local);
-  const origin = readPackage(options.origin);
-  const upstream = readPackage(options.upstream);
-  const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
-  const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined);
-  const leaveOut = mayLeaveOut(options, kptfile);
-  const changed = leaveOut ? changedUpstream(origin, upstream) : { origin: origin.documents, upstream: upstream.documents };
-  const tagged = [
-    ...changed.origin.map((d) => parseDocument(d, 'original')),
-    ...changed.upstream.map((d) => parseDocument(d, 'updated')),
-  ].filter((p): p is ParsedDocument => p !== undefined);
-  const wanted = new Set(tagged.flatMap((p) => identityKeys(p.resource)));
-
-  // Each local document: parsed when it may take part in the merge, else kept as text.
-  const parsedLocal = new Map<PackageDocument, ParsedDocument>();
-  for (const doc of local.documents) {
-    const scanned = scanIdentity(doc.text);
-    if (scanned?.krm === false) continue;
-    const needed = !leaveOut || !scanned || ALWAYS_NEEDED.test(doc.text) || identityKeysOf({ ...scanned, path: doc.path }).some((k) => wanted.has(k));
-    const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined) : undefined;
-    if (parsed) parsedLocal.set(doc, parsed);
+/** Runs a checked update; the exit code. */
+export function runUpdateCommand(args: UpdateArguments): number {
+  let outcome: UpdateOutcome;
+  try {
+    outcome = updateFromDirectories({
+      local: args.local!,
+      origin: args.origin!,
+      upstream: args.upstream!,
+      ...(args.strategy ? { strategy: args.strategy as MergeStrategy } : {}),
+      ...(args.conflicts ? { conflicts: args.conflicts as 'upstream-wins' | 'error' } : {}),
+      ...(args.upstreamRef ? { upstreamRef: args.upstreamRef } : {}),
+      ...(args.upstreamCommit ? { upstreamCommit: args.upstreamCommit } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof PackageReadError)) throw error;
+    writeAll(2, `package-variant update: ${error.message}\n`);
+    return 1;
   }
-
-  const list = new ResourceList('config.kubernetes.io/v1', [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)], functionConfig(options));
-  packageVariantFunction(list);
-  if (hasError(list.results)) return { results: list.results, written: [], removed: [] };
-  return { results: list.results, ...writeBack(options.local, local, parsedLocal, list.items) };
-}
-
-function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const value of values) {
-    const k = key(value);
-    const group = groups.get(k);
-    if (group) group.push(value);
-    else groups.set(k, [value]);
-  }
-  return groups;
-}
-
-/** Rewrites the files whose resources changed, keeping every other document's text. */
-function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { written: string[]; removed: string[] } {
-  const kept = new Set(items);
-  const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
-  // Resources that are new to a file: added upstream, or moved there from another file.
-  const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
-  const files = new Map<string, string[]>();
-  const removed: string[] = [];
-  const documentsByPath = groupBy(local.documents, (d) => d.path);
-  const arrivingByPath = groupBy(arriving, (r) => r.path as string);
-  const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
-  for (const path of paths) {
-    let changed = false;
-    const texts: string[] = [];
-    for (const doc of documentsByPath.get(path) ?? []) {
-      const resource = parsedLocal.get(doc)?.resource;
-      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
-        texts.push(doc.text);
-      } else {
-        changed = true;
-        if (kept.has(resource) && resource.path === path) texts.push(text(resource));
-      }
-    }
-    for (const resource of arrivingByPath.get(path) ?? []) {
-      texts.push(text(resource));
-      changed = true;
-    }
-    if (!changed) continue;
-    if (texts.length === 0) removed.push(path);
-    else files.set(path, texts);
-  }
-  writePackage(root, files, removed);
-  return { written: [...files.keys()].sort(), removed: removed.sort() };
+  return printOutcome(outcome);
 }

@@ -9,7 +9,9 @@ import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError, type Result } from '../krm/results';
 import { crdSchemas } from './schema/crd';
 import { SchemaRegistry } from './schema/registry';
+import { fileChangeResults, packageStep, type FileChanges, type PackageOutcome } from './resources/packages';
 import { placeNewResources } from './resources/placement';
+import { packageLayout } from './resources/scopes';
 import { hasMergeSources, splitSources, type MergeSources } from './resources/sources';
 import { buildTuples } from './resources/tuples';
 import { MergeRun } from './strategies/merge-run';
@@ -65,27 +67,63 @@ function recordUpstream(kptfile: KrmResource | undefined, { upstreamRef, upstrea
   return [{ message: `recorded the new upstream ${recorded.join(', ')} in the Kptfile`, severity: 'info', resourceRef: kptfile.ref(), ...(kptfile.fileRef() ? { file: kptfile.fileRef()! } : {}) }];
 }
 
+/** Where a package now comes from, as `kpt pkg update` records it after fetching from git. */
+export interface UpstreamRecord {
+  /** `upstream.git.ref`. */
+  readonly ref: string;
+  /** `upstreamLock.git`, replaced whole. */
+  readonly lock: { readonly repo: string; readonly directory: string; readonly ref: string; readonly commit: string };
+  /** `upstream.updateStrategy`, when one was asked for. */
+  readonly strategy?: MergeStrategy;
+}
+
+/** What a caller that reads packages itself (the update command) knows beyond the items. */
+export interface MergeContext {
+  /** Per package directory, local changes to files that are not items (non-KRM files). */
+  readonly fileChanges?: FileChanges;
+  readonly record?: UpstreamRecord;
+}
+
+export interface MergeReport {
+  readonly strategy: MergeStrategy;
+  /** Every package directory ('' the root) and what became of it. */
+  readonly packages: ReadonlyMap<string, PackageOutcome>;
+}
+
+function recordFromGit(kptfile: KrmResource | undefined, record: UpstreamRecord | undefined): Result[] {
+  if (!record) return [];
+  if (!kptfile) throw new FunctionError(errorResult('the new upstream version is recorded in the Kptfile, but the package has none at its root'));
+  kptfile.setIn(['upstream', 'git', 'ref'], record.ref);
+  if (record.strategy) kptfile.setIn(['upstream', 'updateStrategy'], record.strategy);
+  kptfile.setIn(['upstreamLock'], { type: 'git', git: { ...record.lock } });
+  return [{ message: `recorded the new upstream ref ${record.ref}, commit ${record.lock.commit} in the Kptfile`, severity: 'info', resourceRef: kptfile.ref(), ...(kptfile.fileRef() ? { file: kptfile.fileRef()! } : {}) }];
+}
+
 function isCrd(resource: KrmResource): boolean {
   return resource.kind === 'CustomResourceDefinition' && resource.group === 'apiextensions.k8s.io';
 }
 
-export function mergeUpstream(list: ResourceList, options: Options): void {
-  if (!hasMergeSources(list.items)) return;
+export function mergeUpstream(list: ResourceList, options: Options, context: MergeContext = {}): MergeReport | undefined {
+  if (!hasMergeSources(list.items)) return undefined;
   const sources = splitSources(list.items);
   relocate(sources.origin, options.originDir);
   relocate(sources.upstream, options.upstreamDir);
   const strategy = chooseStrategy(options, sources);
   const all = [...sources.origin, ...sources.upstream, ...sources.local];
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
-  STRATEGIES[strategy](buildTuples(sources), run);
+  const layout = packageLayout(sources);
+  const fileChanges = context.fileChanges ?? new Map();
+  const packages = packageStep(buildTuples(sources, layout.scopeOf), layout, strategy, run, fileChanges);
+  STRATEGIES[strategy](packages.tuples, run, fileChangeResults(fileChanges, packages.outcomes));
 
   const tagged = new Set([...sources.origin, ...sources.upstream]);
   const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));
   list.items = [...kept, ...placeNewResources(kept, run.added)];
   const { merged, added, deleted, keptModified, conflicts } = run.counts;
-  run.results.push(...recordUpstream(rootKptfile(kept), options));
+  run.results.push(...recordUpstream(rootKptfile(kept), options), ...recordFromGit(rootKptfile(kept), context.record));
   list.results.push(...run.results, {
     message: `merged upstream changes (${strategy}): ${merged} merged, ${added} added, ${deleted} deleted, ${keptModified} kept although deleted upstream, ${conflicts} conflicts`,
     severity: 'info',
   });
+  return { strategy, packages: packages.outcomes };
 }

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { updatePackage } from '../../src/cli/update';
+import { updateFromDirectories } from '../../src/pkg/update';
 import { normalise } from '../conformance/merge3-cases';
 import { runPackages } from '../conformance/kpt-packages';
 
@@ -46,7 +46,8 @@ describe('update command = the function on the whole package', () => {
       writeSide(join(dir, 'origin'), run.cases, 'origin');
       writeSide(join(dir, 'upstream'), run.cases, 'update');
       writeSide(join(dir, 'local'), run.cases, 'local');
-      const outcome = updatePackage({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream'), strategy: run.cases[0]!.options?.strategy });
+      const strategy = run.cases[0]!.options?.strategy as 'resource-merge' | 'fast-forward' | 'force-delete-replace' | undefined;
+      const outcome = updateFromDirectories({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream'), ...(strategy ? { strategy } : {}) });
       expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
       const files = readTree(join(dir, 'local'));
       const expected = new Map([...run.files].filter(([, docs]) => docs.length > 0));

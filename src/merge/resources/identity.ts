@@ -3,6 +3,7 @@
  * namespace and name. A locally renamed resource keeps the identity it was fetched with through the
  * `# kpt-merge: ns/name` comment on `metadata`, or the `internal.kpt.dev/upstream-identifier`
  * annotation kpt writes. The file path is not part of identity; Kptfiles are one per directory.
+ * Identity holds within one package: the same kind and name in two subpackages are two resources.
  */
 import { isMap, isScalar } from 'yaml';
 import type { IdentityFacts } from '../../krm/identity-scan';
@@ -53,6 +54,11 @@ export function identityKeys(resource: KrmResource): string[] {
     upstreamIdentifier: resource.annotation(UPSTREAM_IDENTIFIER),
     path: resource.path,
   });
+}
+
+/** The keys within one package (scope '' is the root package). */
+export function inScope(scope: string, keys: readonly string[]): string[] {
+  return scope === '' ? [...keys] : keys.map((key) => `${scope}/:${key}`);
 }
 
 export function describeResource(resource: KrmResource): string {

@@ -1,13 +1,17 @@
 import { errorResult, FunctionError, type Result } from '../../krm/results';
 import { formatPath } from '../path';
 import { describeResource } from '../resources/identity';
+import { isRootKptfile } from '../resources/scopes';
 import type { ResourceTuple } from '../resources/tuples';
 import { forceDeleteReplace } from './force-delete-replace';
 import type { MergeRun } from './merge-run';
 
-/** Upstream's package, but only when local has not changed since it was fetched. */
-export function fastForward(tuples: readonly ResourceTuple[], run: MergeRun): void {
-  const changes: Result[] = [];
+/**
+ * Upstream's package, but only when local has not changed since it was fetched. `outside` are
+ * local changes the items cannot show (files that are not resources), found by the caller.
+ */
+export function fastForward(tuples: readonly ResourceTuple[], run: MergeRun, outside: readonly Result[] = []): void {
+  const changes: Result[] = [...outside];
   for (const tuple of tuples) {
     const { origin, local } = tuple;
     if (local && origin) {
@@ -20,9 +24,9 @@ export function fastForward(tuples: readonly ResourceTuple[], run: MergeRun): vo
           }),
         );
       }
-    } else if (local && !local.isKptfile) {
+    } else if (local && !isRootKptfile(local)) {
       changes.push(errorResult(`${describeResource(local)} was added locally`, { resourceRef: local.ref(), ...(local.fileRef() ? { file: local.fileRef()! } : {}) }));
-    } else if (origin && !origin.isKptfile) {
+    } else if (origin && !isRootKptfile(origin)) {
       changes.push(errorResult(`${describeResource(origin)} was deleted locally`, { resourceRef: origin.ref() }));
     }
   }

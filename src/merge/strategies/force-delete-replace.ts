@@ -1,12 +1,16 @@
+import { isRootKptfile } from '../resources/scopes';
 import type { ResourceTuple } from '../resources/tuples';
 import { TakeUpstreamVisitor } from '../visitors/take-upstream';
 import type { MergeRun } from './merge-run';
 
-/** Upstream's package replaces local's; the Kptfile keeps the local package's own fields (name, upstream, lock). */
+/**
+ * Upstream's package replaces local's; the root Kptfile keeps the local package's own fields (name,
+ * upstream, lock). A subpackage's Kptfile is replaced like its resources, as kpt copies it.
+ */
 export function forceDeleteReplace(tuples: readonly ResourceTuple[], run: MergeRun): void {
   for (const tuple of tuples) {
     const { upstream, local } = tuple;
-    if (local?.isKptfile) {
+    if (local && isRootKptfile(local)) {
       if (upstream) run.applyVisitor(tuple, new TakeUpstreamVisitor());
       continue;
     }

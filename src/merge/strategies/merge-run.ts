@@ -11,6 +11,7 @@ import type { SchemaRegistry } from '../schema/registry';
 import { resourceSchema } from '../schema/resource-schema';
 import { applyDecision } from '../apply/apply-decision';
 import { describeResource } from '../resources/identity';
+import { isRootKptfile } from '../resources/scopes';
 import { MERGE_SOURCE } from '../resources/sources';
 import type { ResourceTuple } from '../resources/tuples';
 import type { Decision } from '../visitors/decision';
@@ -89,6 +90,20 @@ export class MergeRun {
 
   remove(resource: KrmResource): void {
     this.removed.add(resource);
+  }
+
+  /**
+   * A subpackage's Kptfile records where upstream's version of it came from: its `upstream` and
+   * `upstreamLock` follow upstream's (kpt's updateUpstream for packages other than the root).
+   */
+  followUpstreamRecord(tuple: ResourceTuple): void {
+    const { upstream, local } = tuple;
+    if (!upstream || !local?.isKptfile || isRootKptfile(local)) return;
+    for (const section of ['upstream', 'upstreamLock']) {
+      const value = upstream.getData([section]);
+      if (value === undefined || value === null || JSON.stringify(value) === JSON.stringify(local.getData([section]))) continue;
+      local.setIn([section], value);
+    }
   }
 
   /** The file path merges like a field: upstream's move is followed unless local moved it. */

@@ -34,6 +34,7 @@ export function resourceMerge(tuples: readonly ResourceTuple[], run: MergeRun): 
         const sink = new ConflictSink();
         run.applyVisitor(tuple, new ResourceMergeVisitor(sink), sink);
         run.followUpstreamPath(tuple);
+        run.followUpstreamRecord(tuple);
         run.counts.merged += 1;
         break;
       }

@@ -1,11 +1,15 @@
 import type { MergeStrategy } from '../../config/function-config';
+import type { Result } from '../../krm/results';
 import type { ResourceTuple } from '../resources/tuples';
 import { fastForward } from './fast-forward';
 import { forceDeleteReplace } from './force-delete-replace';
 import type { MergeRun } from './merge-run';
 import { resourceMerge } from './resource-merge';
 
-export const STRATEGIES: Record<MergeStrategy, (tuples: readonly ResourceTuple[], run: MergeRun) => void> = {
+/** `outside`: local changes outside the items (only fast-forward looks at them). */
+export type Strategy = (tuples: readonly ResourceTuple[], run: MergeRun, outside?: readonly Result[]) => void;
+
+export const STRATEGIES: Record<MergeStrategy, Strategy> = {
   'resource-merge': resourceMerge,
   'fast-forward': fastForward,
   'force-delete-replace': forceDeleteReplace,

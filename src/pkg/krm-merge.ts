@@ -1,0 +1,268 @@
+/**
+ * The resource part of an update: the three packages' resource files become one ResourceList in
+ * memory and the function's merge step merges it.
+ *
+ * Only what can change the result is parsed: origin and upstream files with the same text are left
+ * out (they can only say "upstream did not change this"), and a local document is parsed only when a
+ * changed upstream resource may be its counterpart (its identity is read by a line scan) or its
+ * package is decided whole. Untouched documents keep their text; only files whose resources changed
+ * are rewritten.
+ */
+import { isMap, type Node } from 'yaml';
+import type { MergeStrategy } from '../config/function-config';
+import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
+import { scanIdentity } from '../krm/identity-scan';
+import { KrmResource } from '../krm/resource';
+import { ResourceList } from '../krm/resource-list';
+import { FunctionError, hasError, type Result } from '../krm/results';
+import { parseYaml, renderNode } from '../krm/yaml-format';
+import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
+import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
+import { MERGE_SOURCE } from '../merge/resources/sources';
+import { joinDocuments, krmFiles, type KrmFiles, type PackageDocument } from './krm-files';
+import { isWithin, packageDirsOf, scopeOf } from './scopes';
+import type { PackageTree } from './tree';
+
+export interface KrmMergeOptions {
+  readonly strategy?: MergeStrategy;
+  readonly conflicts?: 'upstream-wins' | 'error';
+  readonly upstreamRef?: string;
+  readonly upstreamCommit?: string;
+}
+
+export interface KrmMergeOutcome {
+  readonly results: Result[];
+  /** Undefined when the merge failed (an error result). */
+  readonly report?: MergeReport;
+  /** Resource files to write (path -> text) and to remove (path -> null). */
+  readonly files: ReadonlyMap<string, string | null>;
+}
+
+/** The resource files of the three versions. */
+export interface KrmVersions {
+  readonly local: KrmFiles;
+  readonly origin: KrmFiles;
+  readonly upstream: KrmFiles;
+  /** YAML files that hold no KRM object in any version: plain files, for the non-KRM rules. */
+  readonly plainYaml: ReadonlySet<string>;
+}
+
+export function readKrmVersions(local: PackageTree, origin: PackageTree, upstream: PackageTree): KrmVersions {
+  const versions = { local: krmFiles(local), origin: krmFiles(origin), upstream: krmFiles(upstream) };
+  return { ...versions, plainYaml: plainYamlFiles([versions.local, versions.origin, versions.upstream]) };
+}
+
+const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
+
+/** Documents the merge always needs: schemas and package metadata. */
+const ALWAYS_NEEDED = /^kind:\s*["']?(CustomResourceDefinition|Kptfile)["']?\s*$/m;
+
+interface ParsedDocument {
+  readonly resource: KrmResource;
+  /** The file had `annotations: {}`; otherwise a map left empty is dropped, as kpt's writer does. */
+  readonly hadEmptyAnnotations: boolean;
+}
+
+class ParseError extends Error {}
+
+function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
+  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true });
+  if (parsed.errors.length > 0) throw new ParseError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
+  if (!isMap(parsed.contents)) return undefined;
+  const annotations = parsed.getIn(['metadata', 'annotations'], true);
+  const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
+  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
+  if (!resource.isKrmObject) return undefined;
+  resource.setAnnotation(PATH, doc.path);
+  resource.setAnnotation(INDEX, String(doc.index));
+  if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
+  // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
+  return { resource: KrmResource.fromTree(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
+}
+
+/**
+ * The resource as it goes to disk: without the annotations the command added for the function.
+ * The one place the update renders a resource. Edits the node in place: nothing reads it after it
+ * is written.
+ */
+export function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
+  const node = resource.node;
+  const annotations = node.getIn(['metadata', 'annotations'], true);
+  const metadata = node.get('metadata', true);
+  if (isMap(annotations)) {
+    for (const key of OUR_ANNOTATIONS) annotations.delete(key);
+    if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
+  }
+  return `${renderNode(node as Node)}\n`;
+}
+
+/**
+ * Leaving out what upstream did not change is sound only for resource-merge: the other strategies
+ * look at every local resource (force-delete-replace drops local-only ones, fast-forward refuses
+ * local additions).
+ */
+function mayLeaveOut(options: KrmMergeOptions, kptfile: ParsedDocument | undefined): boolean {
+  if (options.strategy) return options.strategy === 'resource-merge';
+  const recorded = kptfile?.resource.get(['upstream', 'updateStrategy']);
+  return recorded === undefined || recorded === null || recorded === 'resource-merge';
+}
+
+/** Origin and upstream documents in files whose text differs between the two versions. */
+function changedUpstream(origin: KrmFiles, upstream: KrmFiles): { origin: PackageDocument[]; upstream: PackageDocument[] } {
+  const differs = (doc: PackageDocument, other: KrmFiles, own: KrmFiles) => other.files.get(doc.path) !== own.files.get(doc.path) || ALWAYS_NEEDED.test(doc.text);
+  return {
+    origin: origin.documents.filter((d) => differs(d, upstream, origin)),
+    upstream: upstream.documents.filter((d) => differs(d, origin, upstream)),
+  };
+}
+
+/** Packages deleted upstream are decided whole: each of their local resources must be seen. */
+function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles): Set<string> {
+  const dirs = (files: KrmFiles) => packageDirsOf(files.files.keys());
+  const [o, u, l] = [dirs(origin), dirs(upstream), dirs(local)];
+  return new Set([...l].filter((dir) => dir !== '' && o.has(dir) && !u.has(dir)));
+}
+
+/** Which YAML files hold no KRM object in any version that has them. */
+function plainYamlFiles(versions: readonly KrmFiles[]): Set<string> {
+  const hasKrm = new Set<string>();
+  const seen = new Set<string>();
+  for (const files of versions) {
+    for (const doc of files.documents) {
+      seen.add(doc.path);
+      if (hasKrm.has(doc.path) || doc.path.endsWith('Kptfile')) {
+        hasKrm.add(doc.path);
+        continue;
+      }
+      const scanned = scanIdentity(doc.text);
+      if (scanned?.krm === false) continue;
+      if (scanned?.krm) hasKrm.add(doc.path);
+      else {
+        try {
+          if (parseDocument(doc, undefined)) hasKrm.add(doc.path);
+        } catch {
+          hasKrm.add(doc.path);
+        }
+      }
+    }
+  }
+  return new Set([...seen].filter((path) => !hasKrm.has(path)));
+}
+
+function optionsConfig(options: KrmMergeOptions): { strategy?: MergeStrategy; conflicts: 'upstream-wins' | 'error'; upstreamRef?: string; upstreamCommit?: string } {
+  return {
+    conflicts: options.conflicts ?? 'upstream-wins',
+    ...(options.strategy ? { strategy: options.strategy } : {}),
+    ...(options.upstreamRef ? { upstreamRef: options.upstreamRef } : {}),
+    ...(options.upstreamCommit ? { upstreamCommit: options.upstreamCommit } : {}),
+  };
+}
+
+export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, context: MergeContext): KrmMergeOutcome {
+  const { local, origin, upstream, plainYaml } = versions;
+  const isResourceDoc = (doc: PackageDocument) => !plainYaml.has(doc.path);
+  try {
+    const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
+    const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined);
+    const leaveOut = mayLeaveOut(options, kptfile);
+    const changed = leaveOut ? changedUpstream(origin, upstream) : { origin: origin.documents, upstream: upstream.documents };
+    const localDirs = packageDirsOf(local.files.keys());
+    // Scopes as the merge draws them: local's boundaries, and each version's own.
+    const side = (docs: readonly PackageDocument[], files: KrmFiles, tag: string) => {
+      const bounds = new Set([...localDirs, ...packageDirsOf(files.files.keys())]);
+      return docs
+        .filter(isResourceDoc)
+        .map((d) => parseDocument(d, tag))
+        .filter((p): p is ParsedDocument => p !== undefined)
+        .map((p) => ({ parsed: p, keys: inScope(scopeOf(p.resource.path!, bounds), identityKeys(p.resource)) }));
+    };
+    const taggedSides = [...side(changed.origin, origin, 'original'), ...side(changed.upstream, upstream, 'updated')];
+    const tagged = taggedSides.map((t) => t.parsed);
+    const wanted = new Set(taggedSides.flatMap((t) => t.keys));
+    const whole = deletedUpstream(origin, upstream, local);
+
+    // Each local document: parsed when it may take part in the merge, else kept as text.
+    const parsedLocal = new Map<PackageDocument, ParsedDocument>();
+    for (const doc of local.documents) {
+      if (!isResourceDoc(doc)) continue;
+      const scanned = scanIdentity(doc.text);
+      if (scanned?.krm === false) continue;
+      const scope = scopeOf(doc.path, localDirs);
+      const needed =
+        !leaveOut ||
+        !scanned ||
+        ALWAYS_NEEDED.test(doc.text) ||
+        [...whole].some((dir) => isWithin(scope, dir)) ||
+        inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
+      const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined) : undefined;
+      if (parsed) parsedLocal.set(doc, parsed);
+    }
+
+    const items = [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)];
+    const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
+    const report = mergeUpstream(list, optionsConfig(options), context);
+    if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
+    return { results: list.results, report, files: writeBack(local, upstream, parsedLocal, list.items) };
+  } catch (error) {
+    if (error instanceof ParseError) return { results: [{ severity: 'error', message: error.message }], files: new Map() };
+    if (error instanceof FunctionError) return { results: error.results, files: new Map() };
+    throw error;
+  }
+}
+
+function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const k = key(value);
+    const group = groups.get(k);
+    if (group) group.push(value);
+    else groups.set(k, [value]);
+  }
+  return groups;
+}
+
+/**
+ * The files whose resources changed, keeping every other document's text; null for a file left
+ * without documents. A file that now holds exactly upstream's resources, all new to it, is
+ * upstream's file byte for byte (an added package, a file force-delete-replace replaced).
+ */
+function writeBack(local: KrmFiles, upstream: KrmFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): Map<string, string | null> {
+  const kept = new Set(items);
+  const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
+  // Resources that are new to a file: added upstream, or moved there from another file.
+  const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
+  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
+  const files = new Map<string, string | null>();
+  const documentsByPath = groupBy(local.documents, (d) => d.path);
+  const upstreamDocuments = groupBy(upstream.documents, (d) => d.path);
+  const arrivingByPath = groupBy(arriving, (r) => r.path as string);
+  const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
+  for (const path of paths) {
+    let changed = false;
+    let keptLocal = false;
+    const texts: string[] = [];
+    for (const doc of documentsByPath.get(path) ?? []) {
+      const resource = parsedLocal.get(doc)?.resource;
+      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
+        texts.push(doc.text);
+        keptLocal = true;
+      } else {
+        changed = true;
+        if (kept.has(resource) && resource.path === path) {
+          texts.push(text(resource));
+          keptLocal = true;
+        }
+      }
+    }
+    const fresh = arrivingByPath.get(path) ?? [];
+    for (const resource of fresh) {
+      texts.push(text(resource));
+      changed = true;
+    }
+    if (!changed) continue;
+    const upstreamText = upstream.files.get(path);
+    const asUpstream = !keptLocal && upstreamText !== undefined && fresh.every((r) => !origins.has(r)) && upstreamDocuments.get(path)?.length === fresh.length;
+    files.set(path, texts.length === 0 ? null : asUpstream ? upstreamText : joinDocuments(texts));
+  }
+  return files;
+}

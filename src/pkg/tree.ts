@@ -1,0 +1,73 @@
+/**
+ * A package's files in memory, wherever they were read from (a directory, a git commit): the unit
+ * every update step works on. Paths are relative to the package root, with `/`.
+ */
+import { dirOf, isWithin, joinPath, relativeTo, ROOT } from './scopes';
+
+export interface TreeFile {
+  readonly bytes: Buffer;
+  /** Permission bits (0o644, 0o755, ...). */
+  readonly mode: number;
+}
+
+export const EXECUTABLE = 0o111;
+
+export class PackageTree {
+  /**
+   * @param files every regular file
+   * @param dirs every directory below the root (a directory may be empty)
+   * @param links symbolic links: never followed, written or removed by an update
+   */
+  constructor(
+    readonly files: ReadonlyMap<string, TreeFile>,
+    readonly dirs: ReadonlySet<string> = directoriesOf(files.keys()),
+    readonly links: ReadonlySet<string> = new Set(),
+  ) {}
+
+  static empty(): PackageTree {
+    return new PackageTree(new Map());
+  }
+
+  text(path: string): string | undefined {
+    return this.files.get(path)?.bytes.toString('utf8');
+  }
+
+  /** The package below `dir`, re-rooted there. */
+  subtree(dir: string): PackageTree {
+    if (dir === ROOT) return this;
+    const pick = <T>(entries: Iterable<[string, T]>) => [...entries].filter(([p]) => p !== dir && isWithin(p, dir)).map(([p, v]) => [relativeTo(p, dir), v] as [string, T]);
+    return new PackageTree(
+      new Map(pick(this.files)),
+      new Set(pick([...this.dirs].map((d) => [d, d] as [string, string])).map(([d]) => d)),
+      new Set(pick([...this.links].map((l) => [l, l] as [string, string])).map(([l]) => l)),
+    );
+  }
+
+  /** This tree with everything below `dir` replaced by `inner` (a tree rooted at `dir`). */
+  withSubtree(dir: string, inner: PackageTree): PackageTree {
+    if (dir === ROOT) return inner;
+    const outside = <T>(entries: Iterable<[string, T]>) => [...entries].filter(([p]) => !(p !== dir && isWithin(p, dir)));
+    const files = new Map(outside(this.files));
+    for (const [path, file] of inner.files) files.set(joinPath(dir, path), file);
+    const dirs = new Set([...this.dirs].filter((d) => d === dir || !isWithin(d, dir)));
+    dirs.add(dir);
+    for (const d of inner.dirs) dirs.add(joinPath(dir, d));
+    const links = new Set([...this.links].filter((l) => !isWithin(l, dir)));
+    for (const l of inner.links) links.add(joinPath(dir, l));
+    return new PackageTree(files, dirs, links);
+  }
+}
+
+/** The directories that hold the given files (what a git tree can express). */
+export function directoriesOf(paths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    for (let dir = dirOf(path); dir !== ROOT && !dirs.has(dir); dir = dirOf(dir)) dirs.add(dir);
+  }
+  return dirs;
+}
+
+export function sameFile(a: TreeFile | undefined, b: TreeFile | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a === b || a.bytes.equals(b.bytes);
+}

@@ -1,0 +1,66 @@
+/**
+ * One package updated in memory: local, origin and upstream trees in, the new local tree out.
+ * Resources go through the function's merge (src/pkg/krm-merge.ts), every other file follows kpt's
+ * non-KRM rule (src/pkg/non-krm.ts), both per package as the merge's package table decided.
+ * Nothing here touches the disk: the caller turns the new tree into a plan (src/pkg/plan.ts).
+ */
+import type { MergeStrategy } from '../config/function-config';
+import { hasError, type Result } from '../krm/results';
+import type { MergeReport, UpstreamRecord } from '../merge';
+import { isKrmFileName } from './krm-files';
+import { mergeResources, readKrmVersions, type KrmMergeOptions } from './krm-merge';
+import { FileVersions, localFileChanges, nonKrmChanges, removesEmptyDirectory } from './non-krm';
+import { dirOf, ROOT } from './scopes';
+import { PackageTree, type TreeFile } from './tree';
+
+export interface TreeUpdateOptions extends KrmMergeOptions {
+  /** Git mode: the new upstream version to record in the root Kptfile. */
+  readonly record?: UpstreamRecord;
+}
+
+export interface TreeUpdate {
+  readonly results: Result[];
+  /** The updated package; undefined when the update failed (an error result). */
+  readonly tree?: PackageTree;
+  readonly report?: MergeReport;
+}
+
+const DEFAULT_MODE = 0o644;
+
+export function updateTree(local: PackageTree, origin: PackageTree, upstream: PackageTree, options: TreeUpdateOptions): TreeUpdate {
+  const krm = readKrmVersions(local, origin, upstream);
+  const versions = new FileVersions(local, origin, upstream, (path) => !isKrmFileName(path) || krm.plainYaml.has(path));
+  const fileChanges = localFileChanges(versions);
+  const merged = mergeResources(krm, options, { fileChanges, ...(options.record ? { record: options.record } : {}) });
+  if (hasError(merged.results) || !merged.report) return { results: merged.results };
+  const { strategy, packages } = merged.report;
+
+  const files = new Map(local.files);
+  for (const [path, text] of merged.files) {
+    if (text === null) files.delete(path);
+    else files.set(path, { bytes: Buffer.from(text, 'utf8'), mode: local.files.get(path)?.mode ?? upstream.files.get(path)?.mode ?? DEFAULT_MODE });
+  }
+  const nonKrm = nonKrmChanges(versions, packages, strategy);
+  for (const path of nonKrm.remove) files.delete(path);
+  for (const [path, file] of nonKrm.write) files.set(path, file);
+  return { results: merged.results, report: merged.report, tree: assemble(versions, files, nonKrm.createDirs, packages, strategy) };
+}
+
+/** The new tree's directories: local's, those new files need, those upstream added; minus those emptied. */
+function assemble(v: FileVersions, files: Map<string, TreeFile>, createDirs: ReadonlySet<string>, packages: MergeReport['packages'], strategy: MergeStrategy): PackageTree {
+  const dirs = new Set([...v.local.dirs, ...createDirs]);
+  const occupied = new Set<string>();
+  for (const path of [...files.keys(), ...v.local.links]) {
+    for (let d = dirOf(path); d !== ROOT; d = dirOf(d)) {
+      dirs.add(d);
+      occupied.add(d);
+    }
+  }
+  // Deepest first: a directory that holds only emptied directories is empty in turn.
+  const removed = new Set<string>();
+  for (const dir of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    if (!occupied.has(dir) && removesEmptyDirectory(v, packages, strategy, dir)) removed.add(dir);
+    else for (let d = dirOf(dir); d !== ROOT; d = dirOf(d)) occupied.add(d);
+  }
+  return new PackageTree(files, new Set([...dirs].filter((d) => !removed.has(d))), v.local.links);
+}
