@@ -24,10 +24,20 @@
 #
 # Set KPT_ORACLE_VERBOSE=1 to echo kpt's and git's output on success too.
 # Set KPT_ORACLE_KEEP_SCRATCH=1 to keep the scratch directory (path on stderr).
+# Set KPT_ORACLE_LOCAL_OUT=DIR to also get the package as it was committed before the update (the
+#   fetched Kptfiles with their upstream and lock spliced into LOCAL's), URLs rewritten as in OUT_DIR.
+# Set KPT_ORACLE_SUB=REL, KPT_ORACLE_SUB_ORIGIN=DIR and KPT_ORACLE_SUB_UPSTREAM=DIR for an independent
+#   subpackage: a second repository (file:///kpt-oracle/sub-upstream in the output) whose branch main
+#   holds SUB_ORIGIN; `kpt pkg get` puts it at pkg/REL, then main moves on to SUB_UPSTREAM, so the
+#   update takes it from SUB_ORIGIN to SUB_UPSTREAM. LOCAL_DIR holds the subpackage's local version.
+#
+# The repositories come from scripts/kpt-oracle-repos.sh, which tests run to get the same commits.
 
 set -euo pipefail
 
 readonly ORACLE_URL='file:///kpt-oracle/upstream'
+readonly SUB_ORACLE_URL='file:///kpt-oracle/sub-upstream'
+readonly REPOS_SCRIPT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/kpt-oracle-repos.sh"
 
 usage() {
   echo "usage: $0 ORIGIN_DIR UPSTREAM_DIR LOCAL_DIR OUT_DIR [resource-merge|fast-forward|force-delete-replace]" >&2
@@ -54,6 +64,11 @@ abs_dir() { # resolve an existing directory to a physical absolute path
 ORIGIN_DIR="$(abs_dir "$1")"
 UPSTREAM_DIR="$(abs_dir "$2")"
 LOCAL_DIR="$(abs_dir "$3")"
+SUB="${KPT_ORACLE_SUB:-}"
+if [[ -n "$SUB" ]]; then
+  SUB_ORIGIN_DIR="$(abs_dir "${KPT_ORACLE_SUB_ORIGIN:?KPT_ORACLE_SUB needs KPT_ORACLE_SUB_ORIGIN}")"
+  SUB_UPSTREAM_DIR="$(abs_dir "${KPT_ORACLE_SUB_UPSTREAM:?KPT_ORACLE_SUB needs KPT_ORACLE_SUB_UPSTREAM}")"
+fi
 
 if [[ -e "$4" ]]; then
   [[ -d "$4" ]] || { echo "kpt-oracle: OUT_DIR exists and is not a directory: $4" >&2; exit 2; }
@@ -86,9 +101,6 @@ mkdir -p "$SCRATCH/home" "$SCRATCH/xdg-config" "$SCRATCH/xdg-cache" \
 
 # Nothing may leak in from the caller's git environment (e.g. when run from a
 # git hook) or touch the user's ~/.kpt, ~/.gitconfig, caches.
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
-  GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_NAMESPACE GIT_PREFIX GIT_COMMON_DIR \
-  GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_TEMPLATE_DIR
 export HOME="$SCRATCH/home"
 export XDG_CONFIG_HOME="$SCRATCH/xdg-config"
 export XDG_CACHE_HOME="$SCRATCH/xdg-cache"
@@ -96,35 +108,13 @@ export XDG_DATA_HOME="$SCRATCH/xdg-data"
 export KPT_CACHE_DIR="$SCRATCH/kpt-cache"
 # kpt leaves empty $TMPDIR/kpt-get-NNN directories behind on every get/update.
 export TMPDIR="$SCRATCH/tmp"
-export GIT_CONFIG_GLOBAL=/dev/null
-export GIT_CONFIG_NOSYSTEM=1
-export GIT_TERMINAL_PROMPT=0
 export GIT_CEILING_DIRECTORIES="$SCRATCH"
-export GIT_AUTHOR_NAME='kpt-oracle'
-export GIT_AUTHOR_EMAIL='kpt-oracle@example.invalid'
-export GIT_COMMITTER_NAME='kpt-oracle'
-export GIT_COMMITTER_EMAIL='kpt-oracle@example.invalid'
-export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z'
-export GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
-export TZ=UTC LC_ALL=C
 
 LOG="$SCRATCH/log"
 : >"$LOG"
-
-# git with settings that must not depend on anyone's configuration.
-g() {
-  git -c init.defaultBranch=main -c core.autocrlf=false -c core.fileMode=true \
-    -c commit.gpgSign=false -c tag.gpgSign=false -c core.hooksPath=/dev/null \
-    "$@" >>"$LOG" 2>&1 || { cat "$LOG" >&2; die "git $* failed"; }
-}
-
-is_empty_tree() { # no files or symlinks anywhere below $1
-  [[ -z "$(find "$1" \( -type f -o -type l \) -print -quit)" ]]
-}
-
-minimal_kptfile() {
-  printf 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n' >"$1/Kptfile"
-}
+GIT_CALLER=kpt-oracle
+# shellcheck source=hermetic-git.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hermetic-git.sh"
 
 # Copy the contents of $1 into directory $2 (hidden files included). Modes and
 # symlinks are kept; timestamps are not (see commit_all).
@@ -132,36 +122,14 @@ copy_contents() {
   cp -R -P --preserve=mode -- "$1/." "$2/"
 }
 
-# Commit the whole work tree of repo $1. The index is rebuilt from scratch so
-# git hashes every file: with a stale index, git's stat-based change detection
-# can miss a same-size file copied in within the same timestamp granularity.
-commit_all() {
-  rm -f -- "$1/.git/index"
-  g -C "$1" add -A
-  g -C "$1" commit -q --allow-empty -m "$2"
-}
-
-# --- 1. upstream repository: v1 = ORIGIN, v2 = UPSTREAM --------------------
-
-UP="$SCRATCH/upstream-src"
-mkdir -p "$UP/pkg"
-g -C "$UP" init -q
-
-copy_contents "$ORIGIN_DIR" "$UP/pkg"
-rm -rf -- "$UP/pkg/.git"
-is_empty_tree "$UP/pkg" && minimal_kptfile "$UP/pkg"
-commit_all "$UP" v1
-g -C "$UP" tag v1
-
-find "$UP/pkg" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
-copy_contents "$UPSTREAM_DIR" "$UP/pkg"
-rm -rf -- "$UP/pkg/.git"
-is_empty_tree "$UP/pkg" && minimal_kptfile "$UP/pkg"
-commit_all "$UP" v2
-g -C "$UP" tag v2
-
-# kpt needs repo.git/dir@ref; a non-bare path is "ambiguous repo/dir@version".
-g clone -q --bare "$UP" "$SCRATCH/upstream.git"
+# --- 1. upstream repositories (scripts/kpt-oracle-repos.sh) ----------------
+if [[ -n "$SUB" ]]; then
+  bash "$REPOS_SCRIPT" "$ORIGIN_DIR" "$UPSTREAM_DIR" "$SCRATCH" "$SUB_ORIGIN_DIR" "$SUB_UPSTREAM_DIR" >>"$LOG" 2>&1 \
+    || { cat "$LOG" >&2; die "building the upstream repositories failed"; }
+else
+  bash "$REPOS_SCRIPT" "$ORIGIN_DIR" "$UPSTREAM_DIR" "$SCRATCH" >>"$LOG" 2>&1 \
+    || { cat "$LOG" >&2; die "building the upstream repository failed"; }
+fi
 
 # --- 2. downstream repository: kpt pkg get v1 ----------------------------
 
@@ -175,21 +143,40 @@ if ! (cd "$DOWN" && kpt pkg get "file://$SCRATCH/upstream.git/pkg@v1" pkg) >>"$L
 fi
 PKG="$DOWN/pkg"
 [[ -f "$PKG/Kptfile" ]] || die "kpt pkg get produced no Kptfile"
+if [[ -n "$SUB" ]]; then
+  # The subpackage is fetched while main holds SUB_ORIGIN; main then moves on to SUB_UPSTREAM.
+  SUB_REPO="$SCRATCH/sub-upstream.git"
+  SUB_V2="$(git -C "$SUB_REPO" rev-parse refs/heads/main)"
+  g -C "$SUB_REPO" update-ref refs/heads/main "$(git -C "$SUB_REPO" rev-parse refs/tags/sub-v1)"
+  mkdir -p "$(dirname "$PKG/$SUB")"
+  if ! (cd "$DOWN" && kpt pkg get "file://$SUB_REPO/pkg@main" "pkg/$SUB") >>"$LOG" 2>&1; then
+    cat "$LOG" >&2
+    die "kpt pkg get of the subpackage failed"
+  fi
+  g -C "$SUB_REPO" update-ref refs/heads/main "$SUB_V2"
+fi
 commit_all "$DOWN" "kpt pkg get v1"
 
 # --- 3. replace the fetched content by LOCAL ------------------------------
 
-FETCHED_KPTFILE="$SCRATCH/fetched.Kptfile"
-cp -- "$PKG/Kptfile" "$FETCHED_KPTFILE"
+FETCHED="$SCRATCH/fetched"
+mkdir -p "$FETCHED"
+cp -- "$PKG/Kptfile" "$FETCHED/root.Kptfile"
+[[ -z "$SUB" ]] || cp -- "$PKG/$SUB/Kptfile" "$FETCHED/sub.Kptfile"
 find "$PKG" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
 copy_contents "$LOCAL_DIR" "$PKG"
 rm -rf -- "$PKG/.git"
 
-if [[ -f "$PKG/Kptfile" ]]; then
-  # Keep LOCAL's Kptfile verbatim except for the top-level `upstream` and
-  # `upstreamLock` blocks, which come from the fetched Kptfile. Replaced in
-  # place when LOCAL has them; otherwise inserted after `metadata` (upstream)
-  # and after `upstream` (upstreamLock), which is where kpt puts them.
+# splice FETCHED_KPTFILE TARGET_KPTFILE: keep TARGET verbatim except for the top-level `upstream`
+# and `upstreamLock` blocks, which come from the fetched Kptfile. Replaced in place when TARGET has
+# them; otherwise inserted after `metadata` (upstream) and after `upstream` (upstreamLock), which is
+# where kpt puts them. Without a TARGET, the fetched Kptfile is used as it is.
+splice() {
+  if [[ ! -f "$2" ]]; then
+    mkdir -p "$(dirname "$2")"
+    cp -- "$1" "$2"
+    return 0
+  fi
   awk '
     function keyof(line,   k) {
       if (line ~ /^[A-Za-z_][A-Za-z0-9_.-]*[ \t]*:([ \t]|$)/) {
@@ -224,14 +211,33 @@ if [[ -f "$PKG/Kptfile" ]]; then
       if (!emittedUp) printf "%s", blk["upstream"]
       if (!emittedLock) printf "%s", blk["upstreamLock"]
     }
-  ' "$FETCHED_KPTFILE" "$PKG/Kptfile" >"$SCRATCH/merged.Kptfile" \
-    || die "could not splice upstream sections into LOCAL's Kptfile"
-  cp -- "$SCRATCH/merged.Kptfile" "$PKG/Kptfile"
-else
-  cp -- "$FETCHED_KPTFILE" "$PKG/Kptfile"
-fi
+  ' "$1" "$2" >"$SCRATCH/merged.Kptfile" \
+    || die "could not splice upstream sections into $2"
+  cp -- "$SCRATCH/merged.Kptfile" "$2"
+}
+splice "$FETCHED/root.Kptfile" "$PKG/Kptfile"
+# A subpackage LOCAL deleted stays deleted.
+[[ -z "$SUB" || ! -d "$PKG/$SUB" ]] || splice "$FETCHED/sub.Kptfile" "$PKG/$SUB/Kptfile"
 
 commit_all "$DOWN" "local edits"
+
+sed_escape() { printf '%s' "$1" | sed -e 's/[]\/$*.^[]/\\&/g'; }
+# Scratch repository URLs in Kptfiles become the fixed oracle URLs.
+rewrite_urls() {
+  local up_re sub_re
+  up_re="$(sed_escape "file://$SCRATCH/upstream")"
+  sub_re="$(sed_escape "file://$SCRATCH/sub-upstream")"
+  while IFS= read -r -d '' kf; do
+    sed -i -e "s/${sub_re}\(\.git\)\{0,1\}/$(sed_escape "$SUB_ORACLE_URL")/g" \
+      -e "s/${up_re}\(\.git\)\{0,1\}/$(sed_escape "$ORACLE_URL")/g" "$kf"
+  done < <(find "$1" -name Kptfile -type f -print0)
+}
+
+if [[ -n "${KPT_ORACLE_LOCAL_OUT:-}" ]]; then
+  mkdir -p "$KPT_ORACLE_LOCAL_OUT"
+  copy_contents "$PKG" "$KPT_ORACLE_LOCAL_OUT"
+  rewrite_urls "$KPT_ORACLE_LOCAL_OUT"
+fi
 
 # --- 4. kpt pkg update ----------------------------------------------------
 
@@ -245,11 +251,7 @@ if [[ -d "$PKG" ]]; then
   copy_contents "$PKG" "$OUT_DIR"
 fi
 
-sed_escape() { printf '%s' "$1" | sed -e 's/[]\/$*.^[]/\\&/g'; }
-scratch_re="$(sed_escape "file://$SCRATCH/upstream")"
-while IFS= read -r -d '' kf; do
-  sed -i -e "s/${scratch_re}\(\.git\)\{0,1\}/$(sed_escape "$ORACLE_URL")/g" "$kf"
-done < <(find "$OUT_DIR" -name Kptfile -type f -print0)
+rewrite_urls "$OUT_DIR"
 
 if grep -rqF -- "$SCRATCH" "$OUT_DIR" 2>/dev/null; then
   echo "kpt-oracle: warning: output still mentions the scratch path $SCRATCH" >&2

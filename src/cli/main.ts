@@ -4,13 +4,12 @@ import { runKrmFunction } from '../krm/run';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
 import { USAGE, VERSION } from './usage';
 
-
 function usageError(message: string): number {
   writeAll(2, `package-variant: ${message}\n\n${USAGE}`);
   return 2;
 }
 
-const UPDATE_FLAGS: Record<string, keyof UpdateArguments> = {
+const UPDATE_FLAGS: Record<string, 'origin' | 'upstream' | 'strategy' | 'conflicts' | 'upstreamRef' | 'upstreamCommit'> = {
   '--origin': 'origin',
   '--upstream': 'upstream',
   '--strategy': 'strategy',
@@ -25,12 +24,14 @@ function runUpdate(args: readonly string[]): number {
     const arg = args[i] as string;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     const key = UPDATE_FLAGS[flag];
-    if (key) {
+    if (arg === '--allow-dirty') {
+      options.allowDirty = true;
+    } else if (key) {
       const value = inline ?? args[(i += 1)];
       if (value === undefined) return usageError(`${flag} needs a value`);
       options[key] = value;
-    } else if (!arg.startsWith('-') && options.local === undefined) {
-      options.local = arg;
+    } else if (!arg.startsWith('-') && options.package === undefined) {
+      options.package = arg;
     } else {
       return usageError(`unknown argument "${arg}" for update`);
     }

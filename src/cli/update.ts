@@ -1,30 +1,44 @@
 /**
  * `package-variant update`: arguments in, the update (src/pkg) run, its results and plan printed.
+ * Git mode (`PKG[@REF]`, as `kpt pkg update`) reads the upstream the Kptfile records; directory
+ * mode (`LOCAL --origin DIR --upstream DIR`) is given both versions.
  */
 import type { MergeStrategy } from '../config/function-config';
 import { PackageReadError } from '../pkg/disk-tree';
+import { UpdateError, updateFromGit } from '../pkg/git-update';
 import { updateFromDirectories, type UpdateOutcome } from '../pkg/update';
 import { formatResult } from './results-text';
 import { writeAll } from './stdio';
 
 export interface UpdateArguments {
-  local?: string;
+  /** PKG[@REF] in git mode, LOCAL_DIR in directory mode. */
+  package?: string;
   origin?: string;
   upstream?: string;
   strategy?: string;
   conflicts?: string;
   upstreamRef?: string;
   upstreamCommit?: string;
+  allowDirty?: boolean;
 }
 
 const STRATEGIES: readonly string[] = ['resource-merge', 'fast-forward', 'force-delete-replace'];
 const CONFLICTS: readonly string[] = ['upstream-wins', 'error'];
 
+const isGitMode = (args: UpdateArguments) => args.origin === undefined && args.upstream === undefined;
+
 /** A usage problem in the arguments, or undefined. */
 export function checkUpdateArguments(args: UpdateArguments): string | undefined {
-  if (!args.local || !args.origin || !args.upstream) return 'update needs LOCAL_DIR, --origin DIR and --upstream DIR';
   if (args.strategy !== undefined && !STRATEGIES.includes(args.strategy)) return `--strategy must be one of ${STRATEGIES.join(', ')}, not "${args.strategy}"`;
   if (args.conflicts !== undefined && !CONFLICTS.includes(args.conflicts)) return `--conflicts must be one of ${CONFLICTS.join(', ')}, not "${args.conflicts}"`;
+  if (isGitMode(args)) {
+    if (args.upstreamRef !== undefined || args.upstreamCommit !== undefined) return '--upstream-ref and --upstream-commit go with --origin and --upstream; in git mode the version is PKG@REF';
+    if ((args.package ?? '').split('@').length > 2) return `"${args.package}" holds more than one @: use PKG@REF`;
+    return undefined;
+  }
+  if (!args.package || !args.origin || !args.upstream) return 'update needs LOCAL_DIR, --origin DIR and --upstream DIR (or PKG[@REF] alone, for the git upstream its Kptfile records)';
+  if (args.package.includes('@')) return `with --origin and --upstream, LOCAL_DIR is a directory: "${args.package}" names a version; use --upstream-ref`;
+  if (args.allowDirty) return '--allow-dirty goes with git mode (PKG[@REF])';
   return undefined;
 }
 
@@ -39,22 +53,33 @@ function printOutcome(outcome: UpdateOutcome): number {
   return 0;
 }
 
+function update(args: UpdateArguments): UpdateOutcome {
+  const common = {
+    ...(args.strategy ? { strategy: args.strategy as MergeStrategy } : {}),
+    ...(args.conflicts ? { conflicts: args.conflicts as 'upstream-wins' | 'error' } : {}),
+  };
+  if (isGitMode(args)) {
+    const [pkg, ref] = (args.package ?? '.').split('@') as [string, string | undefined];
+    return updateFromGit({ pkg: pkg || '.', ...(ref ? { ref } : {}), ...common, ...(args.allowDirty ? { allowDirty: true } : {}) });
+  }
+  return updateFromDirectories({
+    local: args.package!,
+    origin: args.origin!,
+    upstream: args.upstream!,
+    ...common,
+    ...(args.upstreamRef ? { upstreamRef: args.upstreamRef } : {}),
+    ...(args.upstreamCommit ? { upstreamCommit: args.upstreamCommit } : {}),
+  });
+}
+
 /** Runs a checked update; the exit code. */
 export function runUpdateCommand(args: UpdateArguments): number {
   let outcome: UpdateOutcome;
   try {
-    outcome = updateFromDirectories({
-      local: args.local!,
-      origin: args.origin!,
-      upstream: args.upstream!,
-      ...(args.strategy ? { strategy: args.strategy as MergeStrategy } : {}),
-      ...(args.conflicts ? { conflicts: args.conflicts as 'upstream-wins' | 'error' } : {}),
-      ...(args.upstreamRef ? { upstreamRef: args.upstreamRef } : {}),
-      ...(args.upstreamCommit ? { upstreamCommit: args.upstreamCommit } : {}),
-    });
+    outcome = update(args);
   } catch (error) {
-    if (!(error instanceof PackageReadError)) throw error;
-    writeAll(2, `package-variant update: ${error.message}\n`);
+    if (!(error instanceof PackageReadError || error instanceof UpdateError)) throw error;
+    writeAll(2, `package-variant update: ${error.message}\npackage-variant update: nothing was written\n`);
     return 1;
   }
   return printOutcome(outcome);

@@ -7,11 +7,17 @@ export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt 
 
 Usage:
   package-variant                 Run as a KRM function: a ResourceList on stdin, the result on stdout.
+  package-variant update [PKG][@REF] [--strategy S] [--conflicts error] [--allow-dirty]
+                                  Update PKG (default: .) to REF of the git upstream its Kptfile records
+                                  (default: the recorded ref), as kpt pkg update does; subpackages with
+                                  an upstream of their own follow. Commit local changes first.
   package-variant update LOCAL_DIR --origin DIR --upstream DIR [--strategy S] [--conflicts error]
                                   [--upstream-ref REF] [--upstream-commit SHA]
-                                  Merge upstream's changes into LOCAL_DIR, like kpt pkg update without git:
-                                  ORIGIN is the upstream version LOCAL_DIR was fetched from, UPSTREAM the new one.
+                                  The same without git: ORIGIN is the version LOCAL_DIR was fetched
+                                  from, UPSTREAM the new one.
                                   Strategies: resource-merge (default), fast-forward, force-delete-replace.
+                                  Fetched repositories are cached in $PACKAGE_VARIANT_CACHE_DIR
+                                  (default: $XDG_CACHE_HOME/package-variant/repos or ~/.cache/...).
   package-variant --help          Show this help.
   package-variant --version       Print the version.
 
@@ -25,7 +31,8 @@ Examples:
   kpt fn eval my-pkg --exec package-variant --fn-config variant.yaml
   kpt fn eval my-pkg --image ghcr.io/package-variant/package-variant:v0.1.0 --fn-config variant.yaml
   kpt fn source my-pkg | package-variant > result.yaml
-  package-variant update my-pkg --origin blueprint@v1 --upstream blueprint@v2
+  package-variant update my-pkg@v2
+  package-variant update my-pkg --origin blueprint-v1/ --upstream blueprint-v2/
 
 Exit codes: 0 success; 1 the function reported an error (see the results in the output);
 2 wrong command-line usage.

@@ -88,7 +88,7 @@ export function packageStep(tuples: readonly ResourceTuple[], layout: PackageLay
       case 'independent':
         outcomes.set(dir, decision.case);
         run.results.push({
-          message: `subpackage "${dir}" has its own upstream (${describeUpstream(layout, dir)}); it is not part of this merge and was left as it is`,
+          message: `subpackage "${dir}" has its own upstream (${describeUpstream(layout, dir)}): it is not part of this merge; update it from there`,
           severity: 'info',
         });
         break;

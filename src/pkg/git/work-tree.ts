@@ -1,0 +1,18 @@
+/**
+ * kpt's documentation asks for a package's changes to be committed before an update: the update
+ * then shows as a diff of its own, and what it replaced can be restored. A package inside a git
+ * work tree with uncommitted changes is refused (unless the caller allows it).
+ */
+import { gitQuery, type GitRun } from './run-git';
+
+/** The package's uncommitted paths (`git status --porcelain`), or none when it is not in a work tree. */
+export function uncommittedChanges(packageDir: string, env: NodeJS.ProcessEnv): string[] {
+  const run: GitRun = { cwd: packageDir, env };
+  const inside = gitQuery(['rev-parse', '--is-inside-work-tree'], run)?.toString('utf8').trim();
+  if (inside !== 'true') return [];
+  const status = gitQuery(['status', '--porcelain', '--untracked-files=all', '--', '.'], run)?.toString('utf8') ?? '';
+  return status
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.slice(3));
+}

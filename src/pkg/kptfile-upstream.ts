@@ -1,0 +1,47 @@
+/** What a Kptfile records about where its package comes from: `upstream.git` and `upstreamLock.git`. */
+import { parse } from 'yaml';
+
+export interface GitUpstream {
+  readonly repo: string;
+  readonly directory: string;
+  readonly ref: string;
+}
+
+export interface GitLock extends GitUpstream {
+  readonly commit: string;
+}
+
+export interface UpstreamInfo {
+  /** `upstream.git`, when the Kptfile records a git upstream. */
+  readonly upstream?: GitUpstream;
+  /** `upstreamLock.git`, when it records the commit the package was fetched from. */
+  readonly lock?: GitLock;
+  readonly updateStrategy?: string;
+}
+
+export class KptfileError extends Error {}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export function readUpstreamInfo(kptfile: string, where: string): UpstreamInfo {
+  let data: unknown;
+  try {
+    data = parse(kptfile);
+  } catch (error) {
+    throw new KptfileError(`${where} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const root = record(data);
+  if (!root || root.kind !== 'Kptfile') throw new KptfileError(`${where} is not a Kptfile (kind: Kptfile)`);
+  const upstream = record(root.upstream);
+  const git = record(upstream?.git);
+  const lock = record(record(root.upstreamLock)?.git);
+  return {
+    ...(git ? { upstream: { repo: text(git.repo), directory: text(git.directory), ref: text(git.ref) } } : {}),
+    ...(lock ? { lock: { repo: text(lock.repo), directory: text(lock.directory), ref: text(lock.ref), commit: text(lock.commit) } } : {}),
+    ...(upstream?.updateStrategy !== undefined ? { updateStrategy: text(upstream.updateStrategy) } : {}),
+  };
+}
