@@ -49,7 +49,7 @@ export function caseSeed(base, index) {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-class Rng {
+export class Rng {
   constructor(seed) {
     this.next = mulberry32(seed);
   }
@@ -1264,8 +1264,9 @@ export function fixtureText(index, c, kpt) {
 // Main
 // ---------------------------------------------------------------------------------------------
 
-function parseArgs(argv) {
-  const opts = { count: 220, seed: 20240601, jobs: Math.max(1, cpus().length), out: DEFAULT_OUT, only: undefined, dryRun: false };
+/** The command line both fixture generators take (see their headers); `defaults` gives count, seed, out. */
+export function parseCaseArgs(argv, defaults, scriptUrl) {
+  const opts = { jobs: Math.max(1, cpus().length), only: undefined, dryRun: false, ...defaults };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -1276,7 +1277,8 @@ function parseArgs(argv) {
     else if (a === '--only') opts.only = next().split(',').map(Number);
     else if (a === '--dry-run') opts.dryRun = true;
     else if (a === '--help' || a === '-h') {
-      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 19).join('\n'));
+      const header = readFileSync(fileURLToPath(scriptUrl), 'utf8').split('\n');
+      console.log(header.slice(1, header.indexOf(' */') + 1).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -1284,7 +1286,7 @@ function parseArgs(argv) {
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseCaseArgs(process.argv.slice(2), { count: 220, seed: 20240601, out: DEFAULT_OUT }, import.meta.url);
   const indices = opts.only ?? Array.from({ length: opts.count }, (_, i) => i);
   if (opts.dryRun) {
     for (const i of opts.only ?? [0]) console.log(stringify({ case: i, ...generateCase(caseSeed(opts.seed, i)) }, { lineWidth: 0, blockQuote: 'literal' }));
@@ -1294,7 +1296,20 @@ async function main() {
   if (!opts.only) {
     for (const f of readdirSync(opts.out)) if (/^case-\d+\.yaml$/.test(f)) rmSync(join(opts.out, f));
   }
-  const scratch = mkdtempSync(join(tmpdir(), 'kpt-diff-'));
+  await recordCases(indices, opts, 'kpt-diff-', async (i, scratch) => {
+    const c = await applyFetched(generateCase(caseSeed(opts.seed, i)), scratch);
+    const kpt = await runOracle(c, scratch);
+    writeFileSync(join(opts.out, `case-${String(i).padStart(3, '0')}.yaml`), fixtureText(i, c, kpt));
+    return kpt.exitCode === 0;
+  });
+}
+
+/**
+ * Records cases in parallel, `opts.jobs` at a time, in one scratch directory; `record` writes a case's
+ * fixture and says whether kpt updated (else refused). Prints progress and a tally.
+ */
+export async function recordCases(indices, opts, scratchPrefix, record) {
+  const scratch = mkdtempSync(join(tmpdir(), scratchPrefix));
   const started = Date.now();
   let next = 0;
   let done = 0;
@@ -1302,10 +1317,7 @@ async function main() {
   const worker = async () => {
     while (next < indices.length) {
       const i = indices[next++];
-      const c = await applyFetched(generateCase(caseSeed(opts.seed, i)), scratch);
-      const kpt = await runOracle(c, scratch);
-      tally[kpt.exitCode === 0 ? 'ok' : 'refused']++;
-      writeFileSync(join(opts.out, `case-${String(i).padStart(3, '0')}.yaml`), fixtureText(i, c, kpt));
+      tally[(await record(i, scratch)) ? 'ok' : 'refused']++;
       done++;
       if (done % 20 === 0 || done === indices.length) process.stderr.write(`  ${done}/${indices.length} cases\n`);
     }
@@ -1319,9 +1331,13 @@ async function main() {
   console.log(`wrote ${indices.length} fixtures to ${relative(process.cwd(), opts.out) || '.'} in ${seconds} s (kpt succeeded ${tally.ok}, refused ${tally.refused})`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Runs `main` when the module at `url` is the script node was started with. */
+export function runAsScript(url, main) {
+  if (!process.argv[1] || resolve(process.argv[1]) !== fileURLToPath(url)) return;
   main().catch((e) => {
     console.error(e);
     process.exit(1);
   });
 }
+
+runAsScript(import.meta.url, main);

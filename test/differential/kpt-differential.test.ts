@@ -15,12 +15,7 @@ import { runFunction } from '../helpers';
 import { at, canonical, differences, formatPath, ListSchema, show, type Json, type Seg } from './compare';
 import { attributeField, attributeMove, attributeResource, DEVIATIONS, movedKeepsLocalChange, isMismatch, readmeDeviations, type Claim, type ResourceCase } from './deviations';
 import { fixtureResourceList, loadFixtures, mergeComment, outputDocs, packageDocs, type Doc, type Fixture } from './fixtures';
-
-interface Verdict {
-  outcome: 'equal' | 'both refused' | 'deviations' | 'failed';
-  deviations: Set<string>;
-  problems: string[];
-}
+import { summaryLines, type Verdict } from './verdicts';
 
 const groupOf = (doc: Doc) => {
   const apiVersion = String(doc.apiVersion ?? '');
@@ -202,14 +197,7 @@ const verdicts = new Map<string, Verdict>();
 
 describe('differential: the function against recorded kpt 1.0.0-beta.56 `kpt pkg update` results', () => {
   afterAll(() => {
-    const all = [...verdicts.values()];
-    const count = (o: Verdict['outcome']) => all.filter((v) => v.outcome === o).length;
-    const perDeviation = new Map<string, number>();
-    for (const v of all) for (const d of v.deviations) perDeviation.set(d, (perDeviation.get(d) ?? 0) + 1);
-    const lines = [
-      `differential vs kpt: ${all.length} cases: ${count('equal')} equal, ${count('both refused')} refused by both, ${count('deviations')} differing only by listed deviations, ${count('failed')} failed`,
-      ...[...perDeviation].sort((a, b) => b[1] - a[1]).map(([d, n]) => `  ${String(n).padStart(4)} cases: ${d}`),
-    ];
+    const lines = summaryLines('differential vs kpt', verdicts);
     console.log(lines.join('\n'));
   });
 

@@ -6,7 +6,7 @@
  * checked out, and nothing is written to the package.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PackageTree, type TreeFile } from '../tree';
@@ -95,8 +95,12 @@ export class GitSource {
     return full;
   }
 
+  /** Commits this cache fetched carry a ref of their own; looking for it needs no git process. */
   private has(commit: string): boolean {
-    return gitQuery(['cat-file', '-e', `${commit}^{commit}`], this.run) !== undefined;
+    const ref = `refs/package-variant/commits/${commit}`;
+    if (existsSync(join(this.dir, ref))) return true;
+    const packed = join(this.dir, 'packed-refs');
+    return existsSync(packed) && readFileSync(packed, 'utf8').includes(` ${ref}\n`);
   }
 
   /** Fetches the commits the cache does not hold yet, each alone and shallow. */
@@ -110,8 +114,9 @@ export class GitSource {
       if (!(error instanceof GitError) || !error.exited) throw error;
       // A server that refuses unadvertised commits: fetch its branches and tags instead.
       git(['fetch', '-q', '--no-tags', this.repo, '+refs/heads/*:refs/package-variant/heads/*', '+refs/tags/*:refs/package-variant/tags/*'], this.run);
-      const absent = missing.filter((c) => !this.has(c));
-      if (absent.length) throw new GitError(`${this.repo} has no commit ${absent.join(', ')}`, true);
+      for (const commit of missing) {
+        if (gitQuery(['update-ref', `refs/package-variant/commits/${commit}`, commit], this.run) === undefined) throw new GitError(`${this.repo} has no commit ${commit}`, true);
+      }
     }
   }
 

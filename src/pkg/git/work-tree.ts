@@ -5,11 +5,9 @@
  */
 import { gitQuery, type GitRun } from './run-git';
 
-/** The package's uncommitted paths (`git status --porcelain`), or none when it is not in a work tree. */
+/** The package's uncommitted paths (`git status --porcelain`), or none when it is not in a work tree (git status then fails). */
 export function uncommittedChanges(packageDir: string, env: NodeJS.ProcessEnv): string[] {
   const run: GitRun = { cwd: packageDir, env };
-  const inside = gitQuery(['rev-parse', '--is-inside-work-tree'], run)?.toString('utf8').trim();
-  if (inside !== 'true') return [];
   const status = gitQuery(['status', '--porcelain', '--untracked-files=all', '--', '.'], run)?.toString('utf8') ?? '';
   return status
     .split('\n')

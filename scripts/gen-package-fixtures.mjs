@@ -1,0 +1,436 @@
+#!/usr/bin/env node
+/**
+ * Generates the package-level differential fixtures: seeded composite packages (subpackages with the
+ * same resource names, nested three deep, added, deleted and changed on either side, an independent
+ * subpackage with an upstream repository of its own) and non-KRM files (every row of kpt's rule,
+ * binary files, executable bits), each run through the real `kpt pkg update` by
+ * scripts/kpt-oracle.sh and recorded in test/fixtures/differential/packages/pkg-NNN.yaml.
+ * test/differential/kpt-packages.test.ts runs `package-variant update pkg@v2` (git mode) on the same
+ * repositories (scripts/kpt-oracle-repos.sh) and compares.
+ *
+ * Usage: node scripts/gen-package-fixtures.mjs [--count N] [--seed S] [--jobs J] [--only 3,17] [--dry-run]
+ *   --count    number of cases (default 48: every family with every strategy, twice)
+ *   --seed     base seed (default 20240611)
+ *   --jobs     oracle runs in parallel (default: number of CPUs)
+ *   --only     regenerate only these case numbers
+ *   --dry-run  print the generated inputs of the --only cases (or case 0) and do not run kpt
+ *
+ * Deterministic: the same seed and count give byte-identical fixtures. Needs kpt 1.0.0-beta.56 and
+ * git on PATH; takes about count x 1.5 s / jobs.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Document, stringify } from 'yaml';
+import { caseSeed, kptErrorText, parseCaseArgs, recordCases, Rng, runAsScript } from './gen-differential-fixtures.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ORACLE = join(ROOT, 'scripts', 'kpt-oracle.sh');
+const DEFAULT_OUT = join(ROOT, 'test', 'fixtures', 'differential', 'packages');
+
+export const FAMILIES = ['siblings', 'add-delete', 'deep', 'independent', 'files', 'mixed'];
+export const STRATEGIES = ['resource-merge', 'fast-forward', 'force-delete-replace'];
+
+// ---------------------------------------------------------------------------------------------
+// The package model: directory -> package; a package holds resources and other files
+// ---------------------------------------------------------------------------------------------
+
+const NAMES = ['config', 'app', 'settings', 'web', 'db'];
+const IMAGES = ['nginx:1.25', 'nginx:1.26', 'redis:7.2', 'busybox:1.36', 'postgres:16.2'];
+const VALUES = ['info', 'debug', 'eu-west-1', '30s', 'strict', 'fast', 'us-east-2', '5'];
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa'];
+
+const clone = (v) => JSON.parse(JSON.stringify(v));
+
+function configMap(name, data) {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data };
+}
+
+function deployment(name, image, replicas) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image }] } } },
+  };
+}
+
+/** A package: its name (the Kptfile's), resources by file, other files by path (bytes or text), modes. */
+function newPackage(r, name, shape) {
+  const resources = {};
+  resources['config.yaml'] = configMap(shape.cm, { mode: r.pick(VALUES), region: r.pick(VALUES) });
+  if (shape.deploy) resources['deploy.yaml'] = deployment(shape.deploy, r.pick(IMAGES), r.int(1, 4));
+  return { kptfile: { apiVersion: 'kpt.dev/v1', kind: 'Kptfile', metadata: { name }, info: { description: `${name} package` } }, resources, files: {}, modes: {} };
+}
+
+function binary(r, length = 24) {
+  const bytes = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) bytes[i] = r.int(0, 255);
+  bytes[0] = 0x89;
+  bytes[1] = 0xff;
+  return bytes;
+}
+
+function cloneTree(tree) {
+  const out = new Map();
+  for (const [dir, pkg] of tree) out.set(dir, { kptfile: clone(pkg.kptfile), resources: clone(pkg.resources), files: { ...pkg.files }, modes: { ...pkg.modes } });
+  return out;
+}
+
+const join2 = (dir, path) => (dir ? `${dir}/${path}` : path);
+
+/** The files of a tree: path -> text or bytes, and the modes that are not 644 (octal strings). */
+function render(tree) {
+  const files = {};
+  const modes = {};
+  for (const dir of [...tree.keys()].sort()) {
+    const pkg = tree.get(dir);
+    files[join2(dir, 'Kptfile')] = stringify(pkg.kptfile, { lineWidth: 0 });
+    for (const [file, obj] of Object.entries(pkg.resources)) files[join2(dir, file)] = stringify(obj, { lineWidth: 0, indentSeq: false });
+    for (const [file, content] of Object.entries(pkg.files)) files[join2(dir, file)] = content;
+    for (const [file, mode] of Object.entries(pkg.modes)) modes[join2(dir, file)] = mode.toString(8);
+  }
+  return { files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))), modes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edits: each returns a description, or undefined when it does not apply
+// ---------------------------------------------------------------------------------------------
+
+function editResource(r, tree, side) {
+  const dir = r.pick([...tree.keys()]);
+  const pkg = tree.get(dir);
+  const file = r.pick(Object.keys(pkg.resources));
+  const obj = pkg.resources[file];
+  if (obj.kind === 'ConfigMap') {
+    const key = r.pick(['mode', 'region', 'extra']);
+    const value = `${r.pick(VALUES)}-${side}`;
+    obj.data[key] = value;
+    return `${side} ${join2(dir, file)} data.${key} = ${value}`;
+  }
+  if (r.chance(0.5)) {
+    obj.spec.replicas = r.int(5, 9);
+    return `${side} ${join2(dir, file)} replicas = ${obj.spec.replicas}`;
+  }
+  obj.spec.template.spec.containers[0].image = r.pick(IMAGES);
+  return `${side} ${join2(dir, file)} image = ${obj.spec.template.spec.containers[0].image}`;
+}
+
+function addResource(r, tree, side) {
+  const dir = r.pick([...tree.keys()]);
+  const file = `extra-${side}.yaml`;
+  const pkg = tree.get(dir);
+  if (pkg.resources[file]) return undefined;
+  pkg.resources[file] = configMap(`extra-${side}`, { added: side });
+  return `${side} adds ${join2(dir, file)}`;
+}
+
+function deleteResource(r, tree, side) {
+  const dir = r.pick([...tree.keys()]);
+  const pkg = tree.get(dir);
+  const files = Object.keys(pkg.resources);
+  if (files.length < 2) return undefined;
+  const file = r.pick(files);
+  delete pkg.resources[file];
+  return `${side} deletes ${join2(dir, file)}`;
+}
+
+function editKptfile(r, tree, side) {
+  const dir = r.pick([...tree.keys()]);
+  const value = `${r.pick(WORDS)} ${side}`;
+  tree.get(dir).kptfile.info.description = value;
+  return `${side} ${join2(dir, 'Kptfile')} info.description = ${value}`;
+}
+
+/** A subpackage whose resources have the same names as an existing package's. */
+function addPackage(r, tree, side, dir) {
+  if (tree.has(dir) || !tree.has(dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '')) return undefined;
+  const twin = tree.get(r.pick([...tree.keys()]));
+  const name = dir.slice(dir.lastIndexOf('/') + 1);
+  const pkg = newPackage(r, name, { cm: twin.resources['config.yaml'].metadata.name, deploy: twin.resources['deploy.yaml']?.metadata.name });
+  if (r.chance(0.6)) pkg.files['README.md'] = `# ${name}\n\nAdded ${side}.\n`;
+  tree.set(dir, pkg);
+  return `${side} adds subpackage ${dir}`;
+}
+
+function deletePackage(tree, side, dir) {
+  if (!tree.has(dir) || dir === '') return undefined;
+  for (const other of [...tree.keys()]) if (other === dir || other.startsWith(`${dir}/`)) tree.delete(other);
+  return `${side} deletes subpackage ${dir}`;
+}
+
+/** Non-KRM files: one edit, at random, of the kinds kpt's rule distinguishes. */
+function editFile(r, tree, side) {
+  const dir = r.pick([...tree.keys()]);
+  const pkg = tree.get(dir);
+  const paths = Object.keys(pkg.files);
+  const kind = r.weighted([
+    [3, 'change'],
+    [2, 'add'],
+    [1.5, 'delete'],
+    [1, 'chmod'],
+  ]);
+  if (kind === 'add' || paths.length === 0) {
+    const path = r.pick([`docs/${side}-notes.md`, `NOTES-${side}.txt`, `bin/${side}.sh`, `img/${side}.png`]);
+    if (pkg.files[path]) return undefined;
+    pkg.files[path] = path.endsWith('.png') ? binary(r) : `${side} ${r.pick(WORDS)}\n`;
+    if (path.endsWith('.sh')) pkg.modes[path] = 0o755;
+    return `${side} adds ${join2(dir, path)}`;
+  }
+  const path = r.pick(paths);
+  if (kind === 'delete') {
+    delete pkg.files[path];
+    delete pkg.modes[path];
+    return `${side} deletes ${join2(dir, path)}`;
+  }
+  if (kind === 'chmod') {
+    pkg.modes[path] = pkg.modes[path] ? undefined : 0o755;
+    if (!pkg.modes[path]) delete pkg.modes[path];
+    return `${side} chmod ${pkg.modes[path] ? '+x' : '-x'} ${join2(dir, path)}`;
+  }
+  pkg.files[path] = Buffer.isBuffer(pkg.files[path]) ? binary(r) : `${pkg.files[path]}${side} ${r.pick(WORDS)}\n`;
+  return `${side} changes ${join2(dir, path)}`;
+}
+
+function seedFiles(r, pkg, name) {
+  pkg.files['README.md'] = `# ${name}\n\nThe ${name} package.\n`;
+  if (r.chance(0.7)) pkg.files['docs/usage.md'] = `Use ${name} with care.\n`;
+  if (r.chance(0.5)) {
+    pkg.files['bin/render.sh'] = '#!/bin/sh\necho render\n';
+    pkg.modes['bin/render.sh'] = 0o755;
+  }
+  if (r.chance(0.5)) pkg.files['img/logo.png'] = binary(r);
+  if (r.chance(0.3) || name === 'pkg') pkg.files['.gitignore'] = 'out/\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Families
+// ---------------------------------------------------------------------------------------------
+
+/** The origin tree of a family: a root and subpackages whose resources share names. */
+function originTree(r, family) {
+  const tree = new Map();
+  const shape = { cm: 'config', deploy: r.chance(0.6) ? 'app' : undefined };
+  tree.set('', newPackage(r, 'pkg', shape));
+  const subs = family === 'deep' ? ['a', 'a/b', 'a/b/c'] : family === 'independent' ? ['a'] : ['a', 'b'];
+  for (const dir of subs) tree.set(dir, newPackage(r, dir.slice(dir.lastIndexOf('/') + 1), shape));
+  if (family === 'files' || family === 'mixed' || r.chance(0.3)) for (const [dir, pkg] of tree) seedFiles(r, pkg, dir || 'pkg');
+  return tree;
+}
+
+function repeat(r, n, edit, ops) {
+  for (let i = 0, tries = 0; i < n && tries < n * 5; tries++) {
+    const done = edit();
+    if (done) {
+      ops.push(done);
+      i++;
+    }
+  }
+}
+
+export function generateCase(seed, family, strategy) {
+  const r = new Rng(seed);
+  const ops = [];
+  const origin = originTree(r, family);
+  const upstream = cloneTree(origin);
+  const local = cloneTree(origin);
+  // fast-forward succeeds only where local did not change: half its cases leave local alone.
+  const localEdits = strategy === 'fast-forward' && r.chance(0.5) ? 0 : 1;
+  const both = (n, edit) => {
+    repeat(r, n, () => edit(upstream, 'upstream'), ops);
+    repeat(r, n * localEdits, () => edit(local, 'local'), ops);
+  };
+  switch (family) {
+    case 'siblings':
+      both(r.int(2, 4), (t, side) => editResource(r, t, side));
+      both(r.int(0, 1), (t, side) => (r.chance(0.5) ? addResource(r, t, side) : deleteResource(r, t, side)));
+      both(r.int(0, 1), (t, side) => editKptfile(r, t, side));
+      break;
+    case 'add-delete': {
+      ops.push(addPackage(r, upstream, 'upstream', r.pick(['c', 'a/new'])) ?? 'upstream adds nothing');
+      const gone = r.pick(['a', 'b']);
+      ops.push(deletePackage(upstream, 'upstream', gone));
+      if (localEdits && r.chance(0.5)) {
+        const edited = local.get(gone);
+        edited.resources['config.yaml'].data.mode = 'kept-locally';
+        ops.push(`local changes ${gone}/config.yaml, which upstream deleted`);
+      }
+      if (localEdits && r.chance(0.4)) ops.push(deletePackage(local, 'local', gone === 'a' ? 'b' : 'a'));
+      if (localEdits && r.chance(0.4)) ops.push(addPackage(r, local, 'local', 'mine'));
+      if (localEdits && r.chance(0.15)) ops.push(addPackage(r, local, 'local', upstream.has('c') ? 'c' : 'a/new') ?? 'local adds nothing');
+      both(r.int(0, 2), (t, side) => editResource(r, t, side));
+      break;
+    }
+    case 'deep':
+      both(r.int(2, 4), (t, side) => editResource(r, t, side));
+      if (r.chance(0.4)) ops.push(deletePackage(upstream, 'upstream', r.pick(['a/b/c', 'a/b'])));
+      if (r.chance(0.4)) ops.push(addPackage(r, upstream, 'upstream', r.pick(['a/b/d', 'a/e'])) ?? 'upstream adds nothing');
+      if (localEdits && r.chance(0.3)) ops.push(addPackage(r, local, 'local', 'a/b/c/d') ?? 'local adds nothing');
+      break;
+    case 'independent':
+      both(r.int(1, 3), (t, side) => editResource(r, t, side));
+      break;
+    case 'files':
+      both(r.int(2, 5), (t, side) => editFile(r, t, side));
+      if (r.chance(0.5)) {
+        // kpt skips every path that contains ".git"
+        upstream.get('').files['.gitignore'] = `out/\n${r.pick(WORDS)}/\n`;
+        ops.push('upstream changes .gitignore');
+      }
+      both(r.int(0, 1), (t, side) => editResource(r, t, side));
+      break;
+    case 'mixed':
+      both(r.int(1, 3), (t, side) => editResource(r, t, side));
+      both(r.int(1, 3), (t, side) => editFile(r, t, side));
+      if (r.chance(0.5)) ops.push(addPackage(r, upstream, 'upstream', 'c') ?? 'upstream adds nothing');
+      if (r.chance(0.4)) ops.push(deletePackage(upstream, 'upstream', 'b'));
+      break;
+  }
+  const c = { seed, family, strategy, ops: ops.filter(Boolean), origin: render(origin), upstream: render(upstream), local: render(local) };
+  if (family === 'independent') {
+    // A package fetched into ext/ from a repository of its own, edited there and upstream.
+    const subOrigin = new Map([['', newPackage(r, 'ext', { cm: 'config', deploy: 'app' })]]);
+    if (r.chance(0.5)) seedFiles(r, subOrigin.get(''), 'ext');
+    const subUpstream = cloneTree(subOrigin);
+    const subLocal = cloneTree(subOrigin);
+    const subOps = [];
+    repeat(r, r.int(1, 3), () => editResource(r, subUpstream, 'upstream'), subOps);
+    repeat(r, r.int(0, 2) * localEdits, () => editResource(r, subLocal, 'local'), subOps);
+    if (r.chance(0.5)) repeat(r, 1, () => editFile(r, subUpstream, 'upstream'), subOps);
+    c.ops.push(...subOps.map((op) => `ext: ${op}`));
+    c.sub = { path: 'ext', origin: render(subOrigin), upstream: render(subUpstream) };
+    const ext = render(subLocal);
+    for (const [path, content] of Object.entries(ext.files)) if (path !== 'Kptfile') c.local.files[`ext/${path}`] = content;
+    for (const [path, mode] of Object.entries(ext.modes)) c.local.modes[`ext/${path}`] = mode;
+  }
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Oracle
+// ---------------------------------------------------------------------------------------------
+
+export function writeTree(dir, tree) {
+  mkdirSync(dir, { recursive: true });
+  for (const [rel, content] of Object.entries(tree.files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+    chmodSync(join(dir, rel), parseInt(tree.modes?.[rel] ?? '644', 8));
+  }
+}
+
+/** Files as text where they are UTF-8, else bytes; modes other than 644, as octal strings. */
+export function readTree(dir) {
+  const files = {};
+  const modes = {};
+  const walk = (sub) => {
+    for (const entry of readdirSync(join(dir, sub)).sort()) {
+      const rel = sub ? `${sub}/${entry}` : entry;
+      const stat = lstatSync(join(dir, rel));
+      if (stat.isDirectory()) walk(rel);
+      else {
+        const bytes = readFileSync(join(dir, rel));
+        const text = bytes.toString('utf8');
+        files[rel] = Buffer.from(text, 'utf8').equals(bytes) ? text : bytes;
+        if ((stat.mode & 0o777) !== 0o644) modes[rel] = (stat.mode & 0o777).toString(8);
+      }
+    }
+  };
+  walk('');
+  return { files, modes };
+}
+
+function run(cmd, args, env) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.resume();
+    child.on('close', (code) => resolvePromise({ code, stderr }));
+  });
+}
+
+/** Runs one case through kpt: the package before the update (as committed) and after it, or kpt's error. */
+export async function runOracle(c, scratchRoot) {
+  const dir = mkdtempSync(join(scratchRoot, 'pkg-'));
+  try {
+    const trees = { origin: c.origin, upstream: c.upstream, local: c.local, ...(c.sub ? { 'sub-origin': c.sub.origin, 'sub-upstream': c.sub.upstream } : {}) };
+    for (const [name, tree] of Object.entries(trees)) writeTree(join(dir, name), tree);
+    const env = { KPT_ORACLE_LOCAL_OUT: join(dir, 'before') };
+    if (c.sub) Object.assign(env, { KPT_ORACLE_SUB: c.sub.path, KPT_ORACLE_SUB_ORIGIN: join(dir, 'sub-origin'), KPT_ORACLE_SUB_UPSTREAM: join(dir, 'sub-upstream') });
+    const res = await run('bash', [ORACLE, join(dir, 'origin'), join(dir, 'upstream'), join(dir, 'local'), join(dir, 'out'), c.strategy], env);
+    if (res.code !== 0 && res.code !== 3) throw new Error(`kpt-oracle.sh exited ${res.code}:\n${res.stderr}`);
+    const before = readTree(join(dir, 'before'));
+    if (res.code === 0) return { before, kpt: { exitCode: 0, ...readTree(join(dir, 'out')) } };
+    return { before, kpt: { exitCode: 3, error: kptErrorText(res.stderr) } };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The fixture: `local` is the package as kpt saw it (Kptfiles with their lock); files local left as in origin are aliases. */
+export function fixtureText(index, c, oracle) {
+  const fixture = {
+    case: index,
+    seed: c.seed,
+    family: c.family,
+    strategy: c.strategy,
+    generator: 'scripts/gen-package-fixtures.mjs',
+    ops: c.ops,
+    origin: c.origin,
+    upstream: c.upstream,
+    local: oracle.before,
+    ...(c.sub ? { sub: c.sub } : {}),
+    kpt: oracle.kpt,
+  };
+  // Binary files are written as !!binary (base64).
+  const doc = new Document(fixture, { customTags: ['binary'] });
+  const originFiles = doc.getIn(['origin', 'files'], true);
+  for (const side of [['upstream'], ['local'], ['kpt']]) {
+    const map = doc.getIn([...side, 'files'], true);
+    const source = side[0] === 'local' ? oracle.before : side[0] === 'kpt' ? oracle.kpt : c.upstream;
+    for (const pair of map?.items ?? []) {
+      const file = pair.key.value;
+      const mine = source.files[file];
+      const theirs = c.origin.files[file];
+      if (typeof mine !== 'string' || mine !== theirs) continue;
+      const target = originFiles.get(file, true);
+      target.anchor ??= `o-${file.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+      pair.value = doc.createAlias(target);
+    }
+  }
+  return doc.toString({ lineWidth: 0, blockQuote: 'literal' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------
+
+/** Case i: family and strategy cycle so every family meets every strategy. */
+export function caseSpec(base, i) {
+  return { seed: caseSeed(base, i), family: FAMILIES[i % FAMILIES.length], strategy: STRATEGIES[Math.floor(i / FAMILIES.length) % STRATEGIES.length] };
+}
+
+async function main() {
+  const opts = parseCaseArgs(process.argv.slice(2), { count: 48, seed: 20240611, out: DEFAULT_OUT }, import.meta.url);
+  const indices = opts.only ?? Array.from({ length: opts.count }, (_, i) => i);
+  const generate = (i) => {
+    const spec = caseSpec(opts.seed, i);
+    return generateCase(spec.seed, spec.family, spec.strategy);
+  };
+  if (opts.dryRun) {
+    for (const i of opts.only ?? [0]) console.log(stringify({ case: i, ...generate(i) }, { lineWidth: 0, customTags: ['binary'] }));
+    return;
+  }
+  mkdirSync(opts.out, { recursive: true });
+  if (!opts.only) for (const f of readdirSync(opts.out)) if (/^pkg-\d+\.yaml$/.test(f)) rmSync(join(opts.out, f));
+  await recordCases(indices, opts, 'kpt-pkg-', async (i, scratch) => {
+    const c = generate(i);
+    const oracle = await runOracle(c, scratch);
+    writeFileSync(join(opts.out, `pkg-${String(i).padStart(3, '0')}.yaml`), fixtureText(i, c, oracle));
+    return oracle.kpt.exitCode === 0;
+  });
+}
+
+runAsScript(import.meta.url, main);
