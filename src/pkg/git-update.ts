@@ -143,7 +143,7 @@ export function updateFromGit(options: GitUpdate): UpdateOutcome {
   const before = readLocal(options.pkg);
   const rootInfo = upstreamInfo(before, ROOT, options.pkg);
   if (!options.allowDirty) {
-    const dirty = uncommittedChanges(options.pkg, env);
+    const dirty = runGit(() => uncommittedChanges(options.pkg, env));
     if (dirty.length) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new UpdateError(`${options.pkg} has uncommitted changes (${shown}); commit them first, so the update is a change of its own, or pass --allow-dirty`);

@@ -17,7 +17,7 @@ import type { ResourceTuple } from '../resources/tuples';
 import type { Decision } from '../visitors/decision';
 import { LocalChangesVisitor } from '../visitors/local-changes';
 import { visit, type ElementVisitor } from '../visitors/visitor';
-import { forgetComparisons } from '../yaml-values';
+import { forgetComparisons, sameContent } from '../yaml-values';
 
 export interface MergeCounts {
   merged: number;
@@ -100,9 +100,10 @@ export class MergeRun {
     const { upstream, local } = tuple;
     if (!upstream || !local?.isKptfile || isRootKptfile(local)) return;
     for (const section of ['upstream', 'upstreamLock']) {
-      const value = upstream.getData([section]);
-      if (value === undefined || value === null || JSON.stringify(value) === JSON.stringify(local.getData([section]))) continue;
-      local.setIn([section], value);
+      const node = upstream.getNode([section]);
+      if (!node || sameContent(node, local.getNode([section]))) continue;
+      // A copy of upstream's node keeps its spellings: a commit of digits only is no number.
+      local.setIn([section], node.clone());
     }
   }
 
