@@ -97,7 +97,6 @@ export function nonKrmChanges(v: FileVersions, packages: ReadonlyMap<string, Pac
     const local = v.local.files.get(path);
     const origin = v.origin.files.get(path);
     const upstream = v.upstream.files.get(path);
-    if (v.local.links.has(path)) continue;
     switch (handling(path)) {
       case 'three-way':
         if (local) {

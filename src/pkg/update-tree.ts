@@ -43,7 +43,13 @@ export function updateTree(local: PackageTree, origin: PackageTree, upstream: Pa
   const nonKrm = nonKrmChanges(versions, packages, strategy);
   for (const path of nonKrm.remove) files.delete(path);
   for (const [path, file] of nonKrm.write) files.set(path, file);
-  return { results: merged.results, report: merged.report, tree: assemble(versions, files, nonKrm.createDirs, packages, strategy) };
+  // A symbolic link is never written through: what the update would put there is left out.
+  const results = [...merged.results];
+  for (const path of [...files.keys()].filter((p) => local.links.has(p)).sort()) {
+    files.delete(path);
+    results.push({ severity: 'warning', message: `${path} is a symbolic link in the local package; the update leaves it as it is` });
+  }
+  return { results, report: merged.report, tree: assemble(versions, files, nonKrm.createDirs, packages, strategy) };
 }
 
 /** The new tree's directories: local's, those new files need, those upstream added; minus those emptied. */

@@ -1,15 +1,17 @@
 /**
  * The update command parses only what can change the result. That must not change the result:
- * for every recorded kpt package vector, the command's files hold the same data as the function's
- * output for the complete ResourceList.
+ * for every recorded kpt package vector, and every composite package of the package differential,
+ * the command's files hold the same data as the function's output for the complete ResourceList.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { updateFromDirectories } from '../../src/pkg/update';
 import { normalise } from '../conformance/merge3-cases';
 import { runPackages } from '../conformance/kpt-packages';
+import { loadPackageFixtures, writeFixtureTree, type Tree } from '../differential/package-fixtures';
+import { resourceList, runFunction } from '../helpers';
 
 function writeSide(root: string, cases: ReturnType<typeof runPackages>[number]['cases'], side: 'origin' | 'update' | 'local'): void {
   mkdirSync(root, { recursive: true });
@@ -52,6 +54,58 @@ describe('update command = the function on the whole package', () => {
       const files = readTree(join(dir, 'local'));
       const expected = new Map([...run.files].filter(([, docs]) => docs.length > 0));
       expect(new Map([...files].filter(([, docs]) => docs.length > 0))).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** One package version's resource documents (Kptfiles included) as ResourceList items, tagged. */
+function items(t: Tree, tag: 'original' | 'updated' | undefined): string[] {
+  const out: string[] = [];
+  for (const [path, content] of Object.entries(t.files)) {
+    if (!isResourceFile(path)) continue;
+    parseAllDocuments(Buffer.from(content).toString('utf8')).forEach((doc, index) => {
+      const data = doc.toJS() as Record<string, any> | null;
+      if (!data?.metadata?.name) return;
+      data.metadata.annotations = { ...(data.metadata.annotations ?? {}), 'internal.config.kubernetes.io/path': path, 'internal.config.kubernetes.io/index': String(index), ...(tag ? { 'config.kubernetes.io/merge-source': tag } : {}) };
+      out.push(stringify(data));
+    });
+  }
+  return out;
+}
+
+const isResourceFile = (path: string) => /(^|\/)Kptfile$|\.ya?ml$/.test(path);
+const resourcesOf = (t: Tree): Tree => ({ files: Object.fromEntries(Object.entries(t.files).filter(([path]) => isResourceFile(path))), modes: {} });
+
+const byPath = (docs: Record<string, any>[]) => {
+  const out = new Map<string, Record<string, unknown>[]>();
+  for (const doc of docs) {
+    const path = doc.metadata.annotations['internal.config.kubernetes.io/path'] as string;
+    delete doc.metadata.annotations['internal.config.kubernetes.io/path'];
+    delete doc.metadata.annotations['internal.config.kubernetes.io/index'];
+    out.set(path, [...(out.get(path) ?? []), ...normalise([doc])]);
+  }
+  return out;
+};
+
+const composite = loadPackageFixtures().filter((f) => f.strategy === 'resource-merge' && f.kpt.exitCode === 0);
+
+describe('update command = the function on the whole composite package', () => {
+  it('has composite packages to compare', () => expect(composite.length).toBeGreaterThan(10));
+
+  it.each(composite.map((f) => [f.file, f] as const))('%s', (_name, f) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pv-equiv-pkg-'));
+    try {
+      // Resources only: the function cannot see other files, which decide packages deleted upstream too.
+      for (const [side, t] of [['local', f.local], ['origin', f.origin], ['upstream', f.upstream]] as const) writeFixtureTree(join(dir, side), resourcesOf(t));
+      const outcome = updateFromDirectories({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream') });
+      expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
+      const files = new Map([...readTree(join(dir, 'local'))].filter(([, docs]) => docs.length > 0));
+      const whole = runFunction(resourceList([...items(f.local, undefined), ...items(f.origin, 'original'), ...items(f.upstream, 'updated')]));
+      expect(whole.exitCode).toBe(0);
+      const expected = byPath((parse(whole.output) as { items: Record<string, any>[] }).items);
+      expect(new Map([...files].sort())).toEqual(new Map([...expected].sort()));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

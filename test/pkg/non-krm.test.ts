@@ -3,7 +3,7 @@
  * the in-memory update of whole packages.
  */
 import { updateTree } from '../../src/pkg/update-tree';
-import type { PackageTree } from '../../src/pkg/tree';
+import { PackageTree } from '../../src/pkg/tree';
 import { configMap, kptfile, text, tree, type Files } from './trees';
 
 const ROOT = { Kptfile: kptfile('pkg'), 'cm.yaml': configMap('cm', { k: '1' }) };
@@ -105,5 +105,22 @@ describe('non-KRM files by kpt rule', () => {
   it('fast-forward goes ahead over an unchanged package, files included', () => {
     const out = ok(update({ 'a.md': 'v1\n' }, { 'a.md': 'v2\n' }, { 'a.md': 'v1\n' }, 'fast-forward'));
     expect(text(out, 'a.md')).toBe('v2\n');
+  });
+});
+
+describe('symbolic links', () => {
+  it('are never written through, removed or followed', () => {
+    const links = new Set(['shared.yaml', 'docs/LINK.md']);
+    const local = tree({ ...ROOT });
+    const withLinks = new PackageTree(local.files, local.dirs, links);
+    const upstream = tree({ ...ROOT, 'shared.yaml': configMap('shared', { v: '1' }), 'docs/LINK.md': 'upstream\n' });
+    const result = updateTree(withLinks, tree(ROOT), upstream, {});
+    expect(result.tree!.files.has('shared.yaml')).toBe(false);
+    expect(result.tree!.files.has('docs/LINK.md')).toBe(false);
+    expect(result.tree!.links).toEqual(links);
+    expect(result.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
+      'docs/LINK.md is a symbolic link in the local package; the update leaves it as it is',
+      'shared.yaml is a symbolic link in the local package; the update leaves it as it is',
+    ]);
   });
 });

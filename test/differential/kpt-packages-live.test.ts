@@ -1,0 +1,46 @@
+/**
+ * A live sample of the package differential: two recorded cases (one with an independent subpackage)
+ * run again through the real kpt by scripts/gen-package-fixtures.mjs's oracle run, which must give
+ * exactly the recorded package before and after the update. This proves the fixtures are current
+ * (regenerate them with `node scripts/gen-package-fixtures.mjs`). Skipped, with one line saying so,
+ * when kpt is not on PATH.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers';
+import { loadPackageFixtures, type PackageFixture } from './package-fixtures';
+
+const hasKpt = spawnSync('kpt', ['version']).status === 0;
+if (!hasKpt) console.warn('kpt not on PATH: skipping the live package differential sample (test/differential/kpt-packages-live.test.ts)');
+const describeIfKpt: jest.Describe = hasKpt ? describe : describe['skip'];
+
+const fixtures = loadPackageFixtures();
+const picked = [fixtures.find((f) => f.family === 'independent' && f.strategy === 'resource-merge'), fixtures.find((f) => f.family === 'mixed' && f.strategy === 'resource-merge')].filter(
+  (f): f is PackageFixture => f !== undefined,
+);
+
+/** The recorded case's inputs, as the generator made them: what the oracle starts from. */
+const GENERATOR = join(REPO_ROOT, 'scripts', 'gen-package-fixtures.mjs');
+
+describeIfKpt('live kpt pkg update matches the recorded package fixtures', () => {
+  it('samples an independent-subpackage case and a mixed one', () => expect(picked.map((f) => f.family)).toEqual(['independent', 'mixed']));
+
+  it.each(picked.map((f) => [f.file, f] as const))(
+    '%s',
+    (_name, f) => {
+      const out = mkdtempSync(join(tmpdir(), 'pv-pkg-live-'));
+      try {
+        const run = spawnSync(process.execPath, [GENERATOR, '--only', String(f.case), '--out', out, '--jobs', '1'], { encoding: 'utf8', timeout: 120_000 });
+        expect(run.stderr.replace(/^ {2}\d+\/\d+ cases\n/gm, '')).toBe('');
+        expect(run.status).toBe(0);
+        const [live] = loadPackageFixtures(out);
+        expect(live).toEqual(f);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});
