@@ -82,6 +82,8 @@ export interface MergeContext {
   /** Per package directory, local changes to files that are not items (non-KRM files). */
   readonly fileChanges?: FileChanges;
   readonly record?: UpstreamRecord;
+  /** The caller read origin and upstream itself: merge even when neither holds an item. */
+  readonly versionsGiven?: boolean;
 }
 
 export interface MergeReport {
@@ -104,7 +106,7 @@ function isCrd(resource: KrmResource): boolean {
 }
 
 export function mergeUpstream(list: ResourceList, options: Options, context: MergeContext = {}): MergeReport | undefined {
-  if (!hasMergeSources(list.items)) return undefined;
+  if (!context.versionsGiven && !hasMergeSources(list.items)) return undefined;
   const sources = splitSources(list.items);
   relocate(sources.origin, options.originDir);
   relocate(sources.upstream, options.upstreamDir);

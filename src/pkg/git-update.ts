@@ -87,14 +87,10 @@ function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sourc
   }
   const source = sources.get(upstream.repo);
   const resolved = source.resolve(ref, upstream.directory);
-  const originSource = lock?.commit ? sources.get(lock.repo || upstream.repo) : undefined;
-  if (originSource === source) source.fetch([lock!.commit, resolved.commit]);
-  else {
-    source.fetch([resolved.commit]);
-    originSource?.fetch([lock!.commit]);
-  }
-  const upstreamTree = source.readTree(resolved.commit, upstream.directory);
-  const originTree = originSource ? originSource.readTree(lock!.commit, lock!.directory || upstream.directory) : PackageTree.empty();
+  const [upstreamTree, originTree] = fetchVersions(
+    { source, commit: resolved.commit, directory: upstream.directory },
+    lock?.commit ? { source: sources.get(lock.repo || upstream.repo), commit: lock.commit, directory: lock.directory || upstream.directory } : undefined,
+  );
   const local = tree.subtree(run.dir);
   const update = updateTree(local, originTree, upstreamTree, {
     ...(run.strategy ? { strategy: run.strategy } : {}),
@@ -108,6 +104,23 @@ function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sourc
   const results = update.results.map((r) => (run.dir === ROOT ? r : { ...r, message: `${run.dir}: ${r.message}` }));
   if (hasError(update.results) || !update.tree) return { tree, results };
   return { tree: tree.withSubtree(run.dir, update.tree), results };
+}
+
+interface Version {
+  readonly source: GitSource;
+  readonly commit: string;
+  readonly directory: string;
+}
+
+/** Upstream's and origin's trees (origin empty without a lock), fetched and read together where they share a repository. */
+function fetchVersions(upstream: Version, origin: Version | undefined): [PackageTree, PackageTree] {
+  if (origin?.source === upstream.source) {
+    upstream.source.fetch([origin.commit, upstream.commit]);
+    return upstream.source.readTrees([upstream, origin]) as [PackageTree, PackageTree];
+  }
+  upstream.source.fetch([upstream.commit]);
+  origin?.source.fetch([origin.commit]);
+  return [upstream.source.readTrees([upstream])[0]!, origin ? origin.source.readTrees([origin])[0]! : PackageTree.empty()];
 }
 
 /**

@@ -19,7 +19,7 @@ import { parseYaml, renderNode } from '../krm/yaml-format';
 import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
 import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
-import { joinDocuments, krmFiles, type KrmFiles, type PackageDocument } from './krm-files';
+import { joinDocuments, krmFiles, splitDocuments, type KrmFiles, type PackageDocument } from './krm-files';
 import { isWithin, packageDirsOf, scopeOf } from './scopes';
 import type { PackageTree } from './tree';
 
@@ -123,30 +123,35 @@ function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles):
   return new Set([...l].filter((dir) => dir !== '' && o.has(dir) && !u.has(dir)));
 }
 
-/** Which YAML files hold no KRM object in any version that has them. */
+/** Whether a file's text holds a KRM object (or something the scan cannot tell apart from one). */
+function holdsKrm(path: string, text: string): boolean {
+  return splitDocuments(text).some((doc) => {
+    const scanned = scanIdentity(doc);
+    if (scanned) return scanned.krm;
+    try {
+      return parseDocument({ path, index: 0, text: doc }, undefined) !== undefined;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Which YAML files hold no KRM object in any version that has them; a text the versions share is read once. */
 function plainYamlFiles(versions: readonly KrmFiles[]): Set<string> {
-  const hasKrm = new Set<string>();
-  const seen = new Set<string>();
+  const plain = new Map<string, boolean>();
+  const byText = new Map<string, boolean>();
   for (const files of versions) {
-    for (const doc of files.documents) {
-      seen.add(doc.path);
-      if (hasKrm.has(doc.path) || doc.path.endsWith('Kptfile')) {
-        hasKrm.add(doc.path);
+    for (const [path, text] of files.files) {
+      if (plain.get(path) === false) continue;
+      if (path.endsWith('Kptfile')) {
+        plain.set(path, false);
         continue;
       }
-      const scanned = scanIdentity(doc.text);
-      if (scanned?.krm === false) continue;
-      if (scanned?.krm) hasKrm.add(doc.path);
-      else {
-        try {
-          if (parseDocument(doc, undefined)) hasKrm.add(doc.path);
-        } catch {
-          hasKrm.add(doc.path);
-        }
-      }
+      if (!byText.has(text)) byText.set(text, !holdsKrm(path, text));
+      plain.set(path, byText.get(text)!);
     }
   }
-  return new Set([...seen].filter((path) => !hasKrm.has(path)));
+  return new Set([...plain].filter(([, isPlain]) => isPlain).map(([path]) => path));
 }
 
 function optionsConfig(options: KrmMergeOptions): { strategy?: MergeStrategy; conflicts: 'upstream-wins' | 'error'; upstreamRef?: string; upstreamCommit?: string } {
@@ -200,7 +205,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
 
     const items = [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)];
     const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
-    const report = mergeUpstream(list, optionsConfig(options), context);
+    const report = mergeUpstream(list, optionsConfig(options), { ...context, versionsGiven: true });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
     return { results: list.results, report, files: writeBack(local, upstream, parsedLocal, list.items) };
   } catch (error) {

@@ -124,3 +124,12 @@ describe('symbolic links', () => {
     ]);
   });
 });
+
+describe('an upstream package that is only files', () => {
+  it('updates its files when no resource changed and upstream has no Kptfile', () => {
+    const result = updateTree(tree({ Kptfile: kptfile('pkg'), 'README.md': 'v1\n' }), tree({ 'README.md': 'v1\n' }), tree({ 'README.md': 'v2\n' }), {});
+    expect(result.results.filter((r) => r.severity === 'error')).toEqual([]);
+    expect(text(result.tree, 'README.md')).toBe('v2\n');
+    expect(text(result.tree, 'Kptfile')).toBe(kptfile('pkg'));
+  });
+});

@@ -120,8 +120,14 @@ export class GitSource {
     }
   }
 
-  /** The files below `directory` at `commit`, read from git's objects. */
-  readTree(commit: string, directory: string | undefined): PackageTree {
+  /** The files below each `directory` at its `commit`, read from git's objects (one `cat-file` for all). */
+  readTrees(versions: readonly { readonly commit: string; readonly directory: string | undefined }[]): PackageTree[] {
+    const listings = versions.map(({ commit, directory }) => this.listTree(commit, directory));
+    const blobs = readBlobs(listings.flatMap((entries) => entries.map((e) => e.object)), this.run);
+    return listings.map((entries) => new PackageTree(new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]))));
+  }
+
+  private listTree(commit: string, directory: string | undefined): { path: string; mode: number; object: string }[] {
     const dir = repoDirectory(directory);
     const listing = git(['ls-tree', '-r', '-z', commit, ...(dir ? ['--', dir] : [])], this.run).toString('utf8');
     const entries: { path: string; mode: number; object: string }[] = [];
@@ -133,10 +139,7 @@ export class GitSource {
       entries.push({ path: dir ? path.slice(dir.length + 1) : path, mode: match[1] === '100755' ? 0o755 : 0o644, object: match[3]! });
     }
     if (entries.length === 0) throw new GitError(`${this.repo} has no directory "${directory ?? '/'}" at ${commit}`, true);
-    const blobs = readBlobs(entries.map((e) => e.object), this.run);
-    const files = new Map<string, TreeFile>();
-    for (const entry of entries) files.set(entry.path, { bytes: blobs.get(entry.object)!, mode: entry.mode });
-    return new PackageTree(files);
+    return entries;
   }
 }
 
