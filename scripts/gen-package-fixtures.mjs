@@ -320,12 +320,15 @@ export function writeTree(dir, tree) {
   }
 }
 
-/** Files as text where they are UTF-8, else bytes; modes other than 644, as octal strings. */
+/** Files as text where they are UTF-8, else bytes; modes other than 644, as octal strings; empty directories. */
 export function readTree(dir) {
   const files = {};
   const modes = {};
+  const emptyDirs = [];
   const walk = (sub) => {
-    for (const entry of readdirSync(join(dir, sub)).sort()) {
+    const entries = readdirSync(join(dir, sub)).sort();
+    if (sub && entries.length === 0) emptyDirs.push(sub);
+    for (const entry of entries) {
       const rel = sub ? `${sub}/${entry}` : entry;
       const stat = lstatSync(join(dir, rel));
       if (stat.isDirectory()) walk(rel);
@@ -338,7 +341,7 @@ export function readTree(dir) {
     }
   };
   walk('');
-  return { files, modes };
+  return { files, modes, ...(emptyDirs.length ? { emptyDirs } : {}) };
 }
 
 function run(cmd, args, env) {

@@ -25,7 +25,9 @@ function treeOnDisk(dir: string): Tree {
     files[path] = file.bytes;
     if ((file.mode & 0o777) !== 0o644) modes[path] = (file.mode & 0o777).toString(8);
   }
-  return { files, modes };
+  const occupied = [...tree.files.keys(), ...tree.dirs];
+  const emptyDirs = [...tree.dirs].filter((d) => !occupied.some((p) => p.startsWith(`${d}/`))).sort();
+  return { files, modes, ...(emptyDirs.length ? { emptyDirs } : {}) };
 }
 
 function runCase(f: PackageFixture): Verdict {
@@ -59,7 +61,7 @@ function runCase(f: PackageFixture): Verdict {
       return { outcome: problems.length ? 'failed' : deviations.size ? 'deviations' : 'both refused', deviations, problems };
     }
     if (failure !== undefined) return { outcome: 'failed', deviations, problems: [`kpt updated the package, package-variant refused: ${failure}`] };
-    const kpt: Tree = { files: f.kpt.files ?? {}, modes: f.kpt.modes ?? {} };
+    const kpt: Tree = { files: f.kpt.files ?? {}, modes: f.kpt.modes ?? {}, ...(f.kpt.emptyDirs ? { emptyDirs: f.kpt.emptyDirs } : {}) };
     for (const difference of compareTrees(kpt, ours)) {
       judge(difference.path, attributePackageDifference(f, kpt, ours, difference), () => describeDifference(difference, kpt, ours));
     }

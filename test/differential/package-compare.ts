@@ -11,7 +11,7 @@ import { bytesOf, type Content, type Tree } from './package-fixtures';
 
 export interface FileDifference {
   readonly path: string;
-  readonly kind: 'only-kpt' | 'only-ours' | 'content' | 'mode';
+  readonly kind: 'only-kpt' | 'only-ours' | 'content' | 'mode' | 'empty-dir-only-kpt' | 'empty-dir-only-ours';
 }
 
 export const isKptfile = (path: string) => path === 'Kptfile' || path.endsWith('/Kptfile');
@@ -42,5 +42,8 @@ export function compareTrees(kpt: Tree, ours: Tree): FileDifference[] {
     else if (!sameContent(path, k, o)) differences.push({ path, kind: 'content' });
     else if (isExecutable(kpt, path) !== isExecutable(ours, path)) differences.push({ path, kind: 'mode' });
   }
+  const [kptDirs, ourDirs] = [new Set(kpt.emptyDirs ?? []), new Set(ours.emptyDirs ?? [])];
+  for (const dir of [...kptDirs].filter((d) => !ourDirs.has(d))) differences.push({ path: dir, kind: 'empty-dir-only-kpt' });
+  for (const dir of [...ourDirs].filter((d) => !kptDirs.has(d))) differences.push({ path: dir, kind: 'empty-dir-only-ours' });
   return differences;
 }

@@ -17,6 +17,8 @@ export interface Tree {
   files: Record<string, Content>;
   /** Modes other than 644, as octal strings. */
   modes: Record<string, string>;
+  /** Directories with nothing in them (recorded for kpt's results). */
+  emptyDirs?: string[];
 }
 
 export interface PackageFixture {
