@@ -43,13 +43,23 @@ export function updateTree(local: PackageTree, origin: PackageTree, upstream: Pa
   const nonKrm = nonKrmChanges(versions, packages, strategy);
   for (const path of nonKrm.remove) files.delete(path);
   for (const [path, file] of nonKrm.write) files.set(path, file);
-  // A symbolic link is never written through: what the update would put there is left out.
+  // A symbolic link is never written through: what the update would put at or below one is left out.
   const results = [...merged.results];
-  for (const path of [...files.keys()].filter((p) => local.links.has(p)).sort()) {
+  const linked = (path: string) => [path, ...ancestors(path)].find((p) => local.links.has(p));
+  for (const path of [...files.keys()].sort()) {
+    const link = linked(path);
+    if (link === undefined || local.files.get(path) === files.get(path)) continue;
     files.delete(path);
-    results.push({ severity: 'warning', message: `${path} is a symbolic link in the local package; the update leaves it as it is` });
+    results.push({ severity: 'warning', message: `${link} is a symbolic link in the local package; the update leaves ${link === path ? 'it' : `${path} below it`} as it is` });
   }
-  return { results, report: merged.report, tree: assemble(versions, files, nonKrm.createDirs, packages, strategy) };
+  const createDirs = new Set([...nonKrm.createDirs].filter((dir) => linked(dir) === undefined));
+  return { results, report: merged.report, tree: assemble(versions, files, createDirs, packages, strategy) };
+}
+
+function ancestors(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirOf(path); dir !== ROOT; dir = dirOf(dir)) out.push(dir);
+  return out;
 }
 
 /** The new tree's directories: local's, those new files need, those upstream added; minus those emptied. */
@@ -57,8 +67,8 @@ function assemble(v: FileVersions, files: Map<string, TreeFile>, createDirs: Rea
   const dirs = new Set([...v.local.dirs, ...createDirs]);
   const occupied = new Set<string>();
   for (const path of [...files.keys(), ...v.local.links]) {
-    for (let d = dirOf(path); d !== ROOT; d = dirOf(d)) {
-      dirs.add(d);
+    for (const d of ancestors(path)) {
+      if (!v.local.links.has(d)) dirs.add(d);
       occupied.add(d);
     }
   }

@@ -110,17 +110,18 @@ describe('non-KRM files by kpt rule', () => {
 
 describe('symbolic links', () => {
   it('are never written through, removed or followed', () => {
-    const links = new Set(['shared.yaml', 'docs/LINK.md']);
+    const links = new Set(['shared.yaml', 'docs/LINK.md', 'vendor']);
     const local = tree({ ...ROOT });
     const withLinks = new PackageTree(local.files, local.dirs, links);
-    const upstream = tree({ ...ROOT, 'shared.yaml': configMap('shared', { v: '1' }), 'docs/LINK.md': 'upstream\n' });
+    const upstream = tree({ ...ROOT, 'shared.yaml': configMap('shared', { v: '1' }), 'docs/LINK.md': 'upstream\n', 'vendor/lib/x.md': 'x\n' });
     const result = updateTree(withLinks, tree(ROOT), upstream, {});
-    expect(result.tree!.files.has('shared.yaml')).toBe(false);
-    expect(result.tree!.files.has('docs/LINK.md')).toBe(false);
+    expect([...result.tree!.files.keys()].sort()).toEqual(['Kptfile', 'cm.yaml']);
+    expect([...result.tree!.dirs].sort()).toEqual(['docs']);
     expect(result.tree!.links).toEqual(links);
     expect(result.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
       'docs/LINK.md is a symbolic link in the local package; the update leaves it as it is',
       'shared.yaml is a symbolic link in the local package; the update leaves it as it is',
+      'vendor is a symbolic link in the local package; the update leaves vendor/lib/x.md below it as it is',
     ]);
   });
 });
