@@ -78,8 +78,10 @@ export function runUpdateCommand(args: UpdateArguments): number {
   try {
     outcome = update(args);
   } catch (error) {
-    if (!(error instanceof PackageReadError || error instanceof UpdateError)) throw error;
-    writeAll(2, `package-variant update: ${error.message}\npackage-variant update: nothing was written\n`);
+    const known = error instanceof PackageReadError || error instanceof UpdateError;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!known && process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) writeAll(2, `${error.stack}\n`);
+    writeAll(2, known ? `package-variant update: ${message}\npackage-variant update: nothing was written\n` : `package-variant update: internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)\n`);
     return 1;
   }
   return printOutcome(outcome);

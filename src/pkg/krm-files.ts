@@ -47,7 +47,7 @@ function ignoredBy(tree: PackageTree, packageDirs: ReadonlySet<string>): (path: 
 }
 
 /** The paths of the resource files, in walk order (sorted). */
-export function krmFilePaths(tree: PackageTree): string[] {
+function krmFilePaths(tree: PackageTree): string[] {
   const ignored = ignoredBy(tree, packageDirsOf(tree.files.keys()));
   return [...tree.files.keys()].filter((p) => isKrmFileName(p) && !isHidden(p) && !ignored(p)).sort();
 }

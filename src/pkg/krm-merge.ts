@@ -85,7 +85,7 @@ function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDoc
  * The one place the update renders a resource. Edits the node in place: nothing reads it after it
  * is written.
  */
-export function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
+function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
   const node = resource.node;
   const annotations = node.getIn(['metadata', 'annotations'], true);
   const metadata = node.get('metadata', true);

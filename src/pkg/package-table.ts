@@ -65,7 +65,7 @@ function sameUpstream(a: UpstreamGit | undefined, b: UpstreamGit | undefined): b
  * A local subpackage whose `upstream.git` is not what origin recorded for it was fetched or updated
  * on its own (`kpt pkg get` into the package, or an update of its own): kpt's PkgHasUpdatedUpstream.
  */
-export function isIndependent(versions: PackageVersions): boolean {
+function isIndependent(versions: PackageVersions): boolean {
   const local = versions.local;
   if (!local?.upstream?.git) return false;
   return !versions.origin || !sameUpstream(local.upstream.git, versions.origin.upstream?.git);
@@ -116,11 +116,6 @@ export function packageTable(packages: ReadonlyMap<string, PackageVersions>, str
     }
   }
   return { decisions, errors };
-}
-
-/** The decision for the package that holds a scope's resources. */
-export function decisionFor(table: PackageTable, scope: string): PackageDecision {
-  return table.decisions.get(scope) ?? { dir: scope, case: 'merge' };
 }
 
 /** The directories at or below `dir` that the table knows. */

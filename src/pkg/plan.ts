@@ -45,7 +45,3 @@ export function planUpdate(root: string, before: PackageTree, after: PackageTree
     removeDirs: [...before.dirs].filter((d) => !after.dirs.has(d)).sort(byDepth).reverse(),
   };
 }
-
-export function isEmptyPlan(plan: UpdatePlan): boolean {
-  return plan.createDirs.length + plan.writes.length + plan.removes.length + plan.removeDirs.length === 0;
-}

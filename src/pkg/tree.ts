@@ -59,7 +59,7 @@ export class PackageTree {
 }
 
 /** The directories that hold the given files (what a git tree can express). */
-export function directoriesOf(paths: Iterable<string>): Set<string> {
+function directoriesOf(paths: Iterable<string>): Set<string> {
   const dirs = new Set<string>();
   for (const path of paths) {
     for (let dir = dirOf(path); dir !== ROOT && !dirs.has(dir); dir = dirOf(dir)) dirs.add(dir);

@@ -25,7 +25,7 @@ function kptfileFacts(kptfile: KrmResource): KptfileFacts {
 }
 
 /** The directory a Kptfile item stands for; one without a path is the root's. */
-export function kptfileDir(kptfile: KrmResource): string {
+function kptfileDir(kptfile: KrmResource): string {
   return dirOf(kptfile.path ?? KPTFILE);
 }
 

@@ -13,7 +13,7 @@ import { PackageTree, type TreeFile } from '../tree';
 import { git, GitError, gitQuery, type GitRun } from './run-git';
 
 /** Where fetched repositories are kept: $PACKAGE_VARIANT_CACHE_DIR, else the XDG cache directory. */
-export function cacheRoot(env: NodeJS.ProcessEnv): string {
+function cacheRoot(env: NodeJS.ProcessEnv): string {
   if (env.PACKAGE_VARIANT_CACHE_DIR) return env.PACKAGE_VARIANT_CACHE_DIR;
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return join(base, 'package-variant', 'repos');
