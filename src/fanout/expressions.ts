@@ -2,8 +2,9 @@
  * Every CEL expression of a set's templates, compiled once while the functionConfig is validated
  * and looked up by field path when each target is rendered.
  */
+import { listEntries, type OneOrList } from '../config/one-or-list';
 import { compileStringExpression, type Scope, type StringExpression, type TargetShape } from './cel';
-import { templatePath, type MapExpr, type PackageVariantTemplate, type Target } from './types';
+import { injectorEntries, templatePath, type MapExpr, type PackageVariantTemplate, type Target } from './types';
 
 interface ExpressionSite {
   readonly path: string;
@@ -12,10 +13,10 @@ interface ExpressionSite {
   readonly choosesRepository: boolean;
 }
 
-function mapExprSites(base: string, entries: readonly MapExpr[] | undefined): ExpressionSite[] {
-  return (entries ?? []).flatMap((entry, j) => [
-    ...(entry.keyExpr !== undefined ? [{ path: `${base}[${j}].keyExpr`, source: entry.keyExpr, choosesRepository: false }] : []),
-    ...(entry.valueExpr !== undefined ? [{ path: `${base}[${j}].valueExpr`, source: entry.valueExpr, choosesRepository: false }] : []),
+function mapExprSites(base: string, written: OneOrList<MapExpr> | undefined): ExpressionSite[] {
+  return listEntries(base, written).flatMap(({ value: entry, path }) => [
+    ...(entry.keyExpr !== undefined ? [{ path: `${path}.keyExpr`, source: entry.keyExpr, choosesRepository: false }] : []),
+    ...(entry.valueExpr !== undefined ? [{ path: `${path}.valueExpr`, source: entry.valueExpr, choosesRepository: false }] : []),
   ]);
 }
 
@@ -35,9 +36,9 @@ function templateExpressions(template: PackageVariantTemplate, base: string): Ex
   (packageContext?.removeKeyExprs ?? []).forEach((source, j) => {
     sites.push({ path: `${base}.packageContext.removeKeyExprs[${j}]`, source, choosesRepository: false });
   });
-  (template.injectors ?? []).forEach((injector, j) => {
-    if (injector.nameExpr) sites.push({ path: `${base}.injectors[${j}].nameExpr`, source: injector.nameExpr, choosesRepository: false });
-  });
+  for (const { value: injector, path } of injectorEntries(template, base)) {
+    if (injector.nameExpr) sites.push({ path: `${path}.nameExpr`, source: injector.nameExpr, choosesRepository: false });
+  }
   for (const list of ['validators', 'mutators'] as const) {
     (pipeline?.[list] ?? []).forEach((fn, j) => sites.push(...mapExprSites(`${base}.pipeline.${list}[${j}].configMapExprs`, fn.configMapExprs)));
   }
