@@ -6,8 +6,10 @@
  * bookkeeping, with keyed lists compared by key. Where it does not, the difference must be one of the
  * README's "Deviations from kpt 1.0.0-beta.56", and our output must hold the documented result there.
  * A summary (cases equal, cases per deviation) is printed once; DIFFERENTIAL_VERBOSE=1 lists every
- * attributed difference.
+ * attributed difference; DIFFERENTIAL_REPORT=file.json writes each case's outcome and deviations, to
+ * compare two versions of the merge case by case.
  */
+import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { normalise } from '../conformance/merge3-cases';
@@ -211,6 +213,11 @@ describe('differential: the function against recorded kpt 1.0.0-beta.56 `kpt pkg
       ...[...perDeviation].sort((a, b) => b[1] - a[1]).map(([d, n]) => `  ${String(n).padStart(4)} cases: ${d}`),
     ];
     console.log(lines.join('\n'));
+    const report = process.env.DIFFERENTIAL_REPORT;
+    if (report) {
+      const byCase = Object.fromEntries([...verdicts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, v]) => [file, { outcome: v.outcome, deviations: [...v.deviations].sort() }]));
+      writeFileSync(report, `${JSON.stringify(byCase, null, 2)}\n`);
+    }
   });
 
   it('attributes differences only to rows of the README table (or names the row missing)', () => {
