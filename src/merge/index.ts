@@ -77,7 +77,7 @@ export function mergeUpstream(list: ResourceList, options: Options): void {
   const strategy = chooseStrategy(options, sources);
   const all = [...sources.origin, ...sources.upstream, ...sources.local];
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
-  STRATEGIES[strategy](buildTuples(sources), run);
+  STRATEGIES[strategy](buildTuples(sources, run.results), run);
 
   const tagged = new Set([...sources.origin, ...sources.upstream]);
   const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));

@@ -1,38 +1,29 @@
-/** Groups origin, upstream and local resources by identity; two resources of one side with one identity are an error. */
+/** Groups origin, upstream and local resources by identity; one version holding an identity twice is told apart by path (duplicates.ts). */
 import type { KrmResource } from '../../krm/resource';
-import { errorResult, FunctionError, type Result } from '../../krm/results';
+import { FunctionError, type Result } from '../../krm/results';
 import type { Side } from '../elements/element';
-import { describeResource, identityKeys } from './identity';
+import { tuplesOf, type IdentityGroup } from './duplicates';
+import { identityKeys } from './identity';
 import type { MergeSources } from './sources';
 
 export type ResourceTuple = { [side in Side]?: KrmResource };
 
-const SIDE_WORDS: Record<Side, string> = { origin: 'origin', upstream: 'upstream', local: 'local' };
-
-export function buildTuples(sources: MergeSources): ResourceTuple[] {
-  const tuples: ResourceTuple[] = [];
-  const byKey = new Map<string, ResourceTuple>();
+/** The resources to merge, one tuple per resource; warnings about duplicates go to `warnings`. */
+export function buildTuples(sources: MergeSources, warnings: Result[]): ResourceTuple[] {
+  const groups: IdentityGroup[] = [];
+  const byKey = new Map<string, IdentityGroup>();
   const problems: Result[] = [];
-  // Upstream and origin first, so a local resource can find its tuple under any of its keys.
+  // Upstream and origin first, so a local resource can find its group under any of its keys.
   for (const side of ['origin', 'upstream', 'local'] as const) {
     for (const resource of sources[side]) {
       const keys = identityKeys(resource);
-      const tuple = keys.map((k) => byKey.get(k)).find((t) => t !== undefined) ?? {};
-      const existing = tuple[side];
-      if (existing) {
-        problems.push(
-          errorResult(`two ${SIDE_WORDS[side]} resources have the same identity: ${describeResource(existing)} and ${describeResource(resource)}`, {
-            resourceRef: resource.ref(),
-            ...(resource.fileRef() ? { file: resource.fileRef()! } : {}),
-          }),
-        );
-        continue;
-      }
-      tuple[side] = resource;
-      if (!tuples.includes(tuple)) tuples.push(tuple);
-      for (const key of keys) if (!byKey.has(key)) byKey.set(key, tuple);
+      let group = keys.map((k) => byKey.get(k)).find((g) => g !== undefined);
+      if (!group) groups.push((group = { origin: [], upstream: [], local: [] }));
+      group[side].push(resource);
+      for (const key of keys) if (!byKey.has(key)) byKey.set(key, group);
     }
   }
+  const tuples = groups.flatMap((group) => tuplesOf(group, problems, warnings));
   if (problems.length) throw new FunctionError(problems);
   return tuples;
 }
