@@ -12,7 +12,7 @@ import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { scanIdentity } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
-import { rewriteDocument } from '../krm/document-text';
+import { renderAsRead, rewriteDocument } from '../krm/document-text';
 import { errorResult, hasError, type Result } from '../krm/results';
 import { firstInvalidByte } from '../krm/utf8';
 import { parseYaml } from '../krm/yaml-format';
@@ -49,18 +49,22 @@ interface ParsedDocument {
   readonly hadEmptyAnnotations: boolean;
 }
 
-/** The document each parse came from: a changed resource is written in its layout (document-text.ts). */
-const sources = new WeakMap<Document, PackageDocument>();
+/**
+ * The document each parse came from, and for local documents their rendering as read: a changed
+ * resource is written in its document's layout (document-text.ts).
+ */
+const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string }>();
 
 function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
   const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true, ...(doc.version ? { version: doc.version } : {}) });
-  sources.set(parsed, doc);
   if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
   if (!resource.isKrmObject) return undefined;
+  // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
+  sources.set(parsed, { doc, ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
@@ -99,7 +103,8 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
     if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
-  return rewriteDocument(node, resource.doc, sources.get(resource.doc)?.text);
+  const source = sources.get(resource.doc);
+  return rewriteDocument(node, resource.doc, source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}) });
 }
 
 /**
@@ -174,7 +179,7 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
   const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
   const problems: Result[] = [];
   const text = (resource: KrmResource) => {
-    const source = sources.get(resource.doc);
+    const source = sources.get(resource.doc)?.doc;
     const invalid = source && notUtf8(source.path, source.text);
     if (invalid) problems.push(invalid);
     return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);

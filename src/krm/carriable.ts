@@ -104,9 +104,23 @@ function expansion(target: Node, resolve: (alias: Alias) => Node | undefined): N
  * `others` are the remaining items, checked only for aliases to merged items. Items known by plain
  * data alone have no tags or aliases (the fast reader refuses them) and are skipped.
  */
+/** Whether anything below `root` is an alias, an anchor or an uncarried tag: most trees have none. */
+function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isAlias(node) || (node as Node | null)?.anchor) return true;
+    if (isMap(node)) for (const pair of node.items as Pair[]) stack.push(pair.value);
+    else if (isSeq(node)) stack.push(...node.items);
+    if ((isScalar(node) || isMap(node)) && uncarriedTag(node, version)) return true;
+  }
+  return false;
+}
+
 export function checkCarriable(merged: readonly KrmResource[], others: readonly KrmResource[]): void {
   const problems: Result[] = [];
-  const withTrees = merged.filter((resource) => resource.hasTree);
+  const withTrees = merged.filter((resource) => resource.hasTree && hasSpecialNodes(resource.node, yamlVersionOf(resource.doc)));
+  if (withTrees.length === 0) return;
   const ownNodes = new Map(withTrees.map((resource) => [resource, nodesOf(resource.node)]));
   const anchors = new Map<Node, { resource: KrmResource; path: readonly (string | number)[] }>();
   for (const resource of withTrees) {

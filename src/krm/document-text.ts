@@ -43,20 +43,38 @@ export function documentStyle(text: string, version: YamlVersion): RenderStyle {
   return { seqIndent: deriveSeqIndent(text), version };
 }
 
+/** What a changed resource was read from. */
+export interface PreviousText {
+  readonly text: string;
+  /**
+   * Its rendering in its style as read, before any edit (`renderDocument` of the parse, see
+   * `renderAsRead`), where the caller made one: spares reading `text` again.
+   */
+  readonly rendered?: string;
+}
+
+/** A document's rendering as read, to keep for `PreviousText.rendered` before its resource is edited. */
+export function renderAsRead(text: string, doc: Document): string {
+  const original = text.replace(/\r\n/g, '\n');
+  return renderDocument(doc.contents as Node | null, doc, documentStyle(original, yamlVersionOf(doc)));
+}
+
 /**
- * The new text of a document whose resource (`contents`, read into `doc`) changed. `previous` is the
- * text it was read from, when there is one: the local file's, or upstream's for a resource upstream
- * added, whose own layout then carries over.
+ * The new text of a document whose resource (`contents`, read into `doc`) changed. `previous` is
+ * what it was read from, when there is one: the local file's document, or upstream's for a resource
+ * upstream added, whose own layout then carries over.
  */
-export function rewriteDocument(contents: Node, doc: Document, previous: string | undefined): string {
+export function rewriteDocument(contents: Node, doc: Document, previous: PreviousText | undefined): string {
   const version = yamlVersionOf(doc);
   if (previous === undefined) return renderDocument(contents, doc, { version });
-  const original = previous.replace(/\r\n/g, '\n');
+  const original = previous.text.replace(/\r\n/g, '\n');
   const style = documentStyle(original, version);
   const fresh = renderDocument(contents, doc, style);
-  const base = renderText(original, style);
+  const base = previous.rendered ?? renderText(original, style);
   if (base === fresh) return original;
   if (base === undefined || base === original) return fresh;
   const merged = mergeLines(base.split('\n'), original.split('\n'), fresh.split('\n'))?.join('\n');
-  return merged !== undefined && renderText(merged, style) === fresh ? merged : fresh;
+  const text = merged !== undefined && renderText(merged, style) === fresh ? merged : fresh;
+  // A file that ends without a newline keeps ending so.
+  return original.endsWith('\n') ? text : text.replace(/\n$/, '');
 }

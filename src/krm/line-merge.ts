@@ -85,37 +85,159 @@ function matchLines(base: readonly string[], other: readonly string[], maxEdits:
   return match;
 }
 
-function sameLines(a: readonly string[], aFrom: number, aTo: number, b: readonly string[], bFrom: number, bTo: number): boolean {
-  if (aTo - aFrom !== bTo - bFrom) return false;
-  for (let i = 0; i < aTo - aFrom; i += 1) if (a[aFrom + i] !== b[bFrom + i]) return false;
-  return true;
+/**
+ * Moves each run of lines only `other` has as far down as equal lines allow: a blank line added
+ * after a block, not before it, so that an edit of the block's last line does not meet it.
+ */
+function slideInsertionsDown(match: Int32Array, other: readonly string[]): void {
+  const back = new Int32Array(other.length).fill(-1);
+  match.forEach((j, i) => {
+    if (j !== -1) back[j] = i;
+  });
+  let s = 0;
+  while (s < other.length) {
+    if (back[s] !== -1) {
+      s += 1;
+      continue;
+    }
+    let e = s;
+    while (e < other.length && back[e] === -1) e += 1;
+    while (e < other.length && back[e] !== -1 && other[s] === other[e]) {
+      const i = back[e]!;
+      match[i] = s;
+      back[s] = i;
+      back[e] = -1;
+      s += 1;
+      e += 1;
+      while (e < other.length && back[e] === -1) e += 1;
+    }
+    s = e;
+  }
+}
+
+/** One side's change: base lines [start, end) replaced by `lines` (start === end: inserted there). */
+interface Hunk {
+  readonly start: number;
+  readonly end: number;
+  readonly lines: readonly string[];
+  readonly side: 'ours' | 'theirs';
+}
+
+/** The changes from `base` to `other` given their matched lines; matched lines that differ (re-indented) are changes too. */
+function hunksOf(base: readonly string[], other: readonly string[], match: Int32Array, side: Hunk['side']): Hunk[] {
+  const hunks: Hunk[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < other.length) {
+    if (i < base.length && match[i] === j) {
+      if (base[i] !== other[j]) hunks.push({ start: i, end: i + 1, lines: [other[j]!], side });
+      i += 1;
+      j += 1;
+      continue;
+    }
+    let end = i;
+    while (end < base.length && match[end] === -1) end += 1;
+    const otherEnd = end < base.length ? match[end]! : other.length;
+    hunks.push({ start: i, end, lines: other.slice(j, otherEnd), side });
+    i = end;
+    j = otherEnd;
+  }
+  return hunks;
+}
+
+/** Whether two changes from different sides touch the same base lines, or one inserts inside the other. */
+function overlap(x: Hunk, y: Hunk): boolean {
+  if (x.start === x.end && y.start === y.end) return false;
+  if (x.start === x.end) return y.start < x.start && x.start < y.end;
+  if (y.start === y.end) return x.start < y.start && y.start < x.end;
+  return x.start < y.end && y.start < x.end;
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/** A line moved `delta` columns; blank lines, and lines that cannot move that far left, as they are. */
+function shifted(line: string, delta: number): string {
+  if (delta === 0 || line.trim() === '') return line;
+  if (delta > 0) return ' '.repeat(delta) + line;
+  return /^ *$/.test(line.slice(0, -delta)) ? line.slice(-delta) : line;
+}
+
+/**
+ * Where `theirs` puts a line among base lines [start, end), it moves as `ours` moved the base line
+ * at the same indentation nearest to it: one it replaces, else a sibling above, else one below.
+ */
+function reindenter(base: readonly string[], ours: readonly string[], toOurs: Int32Array): (line: string, start: number, end: number) => string {
+  const delta = (k: number): number | undefined => (toOurs[k] === -1 ? undefined : indentOf(ours[toOurs[k]!]!) - indentOf(base[k]!));
+  return (line, start, end) => {
+    const indent = indentOf(line);
+    const candidates = function* () {
+      for (let k = start; k < end; k += 1) yield k;
+      for (let k = start - 1; k >= 0 && (base[k]!.trim() === '' || indentOf(base[k]!) >= indent); k -= 1) yield k;
+      for (let k = end; k < base.length && (base[k]!.trim() === '' || indentOf(base[k]!) >= indent); k += 1) yield k;
+    };
+    for (const k of candidates()) {
+      const d = base[k]!.trim() !== '' && indentOf(base[k]!) === indent ? delta(k) : undefined;
+      if (d !== undefined) return shifted(line, d);
+    }
+    return line;
+  };
 }
 
 /**
  * The merged lines; undefined when either version differs from `base` by more than `maxEdits`
  * lines, which bounds time and memory (Myers' diff is quadratic in the number of edits).
+ *
+ * `ours` is matched to `base` by content regardless of indentation, so a line `ours` only
+ * re-indented (a sequence in the other style, a map indented by four) is a change of its own, and
+ * lines `theirs` changes or adds next to it move as it moved. Changes to different lines combine,
+ * even next to each other; where both sides change the same lines, `theirs` wins.
  */
 export function mergeLines(base: readonly string[], ours: readonly string[], theirs: readonly string[], maxEdits = 2000): string[] | undefined {
-  const toOurs = matchLines(base, ours, maxEdits);
+  const oursContent = ours.map((line) => line.trimStart());
+  const toOurs = matchLines(base.map((line) => line.trimStart()), oursContent, maxEdits);
   const toTheirs = matchLines(base, theirs, maxEdits);
   if (!toOurs || !toTheirs) return undefined;
-  const out: string[] = [];
-  let i = 0;
-  let a = 0;
-  let c = 0;
-  for (;;) {
-    // The next line all three share: everything up to it is one stretch, changed by one side, both or none.
-    let j = i;
-    while (j < base.length && (toOurs[j] === -1 || toTheirs[j] === -1)) j += 1;
-    const aEnd = j < base.length ? toOurs[j]! : ours.length;
-    const cEnd = j < base.length ? toTheirs[j]! : theirs.length;
-    const oursChanged = !sameLines(base, i, j, ours, a, aEnd);
-    const theirsChanged = !sameLines(base, i, j, theirs, c, cEnd);
-    out.push(...(oursChanged && !theirsChanged ? ours.slice(a, aEnd) : theirs.slice(c, cEnd)));
-    if (j >= base.length) return out;
-    out.push(ours[aEnd]!);
-    i = j + 1;
-    a = aEnd + 1;
-    c = cEnd + 1;
+  slideInsertionsDown(toOurs, oursContent);
+  const reindent = reindenter(base, ours, toOurs);
+  const hunks = [...hunksOf(base, theirs, toTheirs, 'theirs'), ...hunksOf(base, ours, toOurs, 'ours')];
+  // At one place, insertions go first (theirs, then ours), then what replaces base lines.
+  hunks.sort((x, y) => x.start - y.start || Number(x.end > x.start) - Number(y.end > y.start) || (x.side === y.side ? 0 : x.side === 'theirs' ? -1 : 1));
+  const conflicted = new Set<Hunk>();
+  for (let x = 0; x < hunks.length; x += 1) {
+    for (let y = x + 1; y < hunks.length && hunks[y]!.start <= hunks[x]!.end; y += 1) {
+      if (hunks[x]!.side !== hunks[y]!.side && overlap(hunks[x]!, hunks[y]!)) {
+        conflicted.add(hunks[x]!);
+        conflicted.add(hunks[y]!);
+      }
+    }
   }
+  const out: string[] = [];
+  let at = 0;
+  const copyBase = (to: number) => {
+    while (at < to) out.push(base[at++]!);
+  };
+  for (let h = 0; h < hunks.length; h += 1) {
+    const hunk = hunks[h]!;
+    if (!conflicted.has(hunk)) {
+      copyBase(hunk.start);
+      out.push(...(hunk.side === 'ours' ? hunk.lines : hunk.lines.map((line) => reindent(line, hunk.start, hunk.end))));
+      at = Math.max(at, hunk.end);
+      continue;
+    }
+    // A conflict: every change that overlaps it, transitively; theirs is written over its base lines.
+    let end = hunk.end;
+    const group: Hunk[] = [hunk];
+    while (h + 1 < hunks.length && conflicted.has(hunks[h + 1]!) && hunks[h + 1]!.start < end) group.push(hunks[++h]!), (end = Math.max(end, hunks[h]!.end));
+    copyBase(hunk.start);
+    let k = hunk.start;
+    for (const theirs of group.filter((g) => g.side === 'theirs')) {
+      while (k < theirs.start) out.push(reindent(base[k]!, k, k + 1)), (k += 1);
+      out.push(...theirs.lines.map((line) => reindent(line, theirs.start, theirs.end)));
+      k = Math.max(k, theirs.end);
+    }
+    while (k < end) out.push(reindent(base[k]!, k, k + 1)), (k += 1);
+    at = end;
+  }
+  copyBase(base.length);
+  return out;
 }

@@ -87,7 +87,12 @@ function readItemsLayout(text: string, itemsNode: YAMLSeq, keyEnd: number, resou
   const token = (itemsNode as { srcToken?: CST.Token }).srcToken;
   const range = itemsNode.range ?? [text.length, text.length, text.length];
   if (!token || token.type !== 'block-seq') {
-    return { keyEnd, indent: 0, spans: new Map(), valueRange: [range[0], range[1]] };
+    // A flow sequence: its items' own ranges, to tell which are still there.
+    const flowSpans = new Map(resources.flatMap((resource, i) => {
+      const itemRange = (itemsNode.items[i] as Node | undefined)?.range;
+      return itemRange ? [[resource, { dash: itemRange[0], end: itemRange[1] }] as const] : [];
+    }));
+    return { keyEnd, indent: 0, spans: flowSpans, valueRange: [range[0], range[1]] };
   }
   const spans = new Map<KrmResource, ItemSpan>();
   let appendAt = token.offset;
@@ -431,7 +436,8 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
   const present = new Set(list.items);
   const edits: Edit[] = [];
   if (layout.appendAt === undefined) {
-    if (list.items.some((r) => r.isChanged) || list.items.length !== layout.spans.size) {
+    const original = [...layout.spans.keys()];
+    if (list.items.some((r, i) => r.isChanged || r !== original[i]) || list.items.length !== original.length) {
       const rendered = renderItems(list.items, 0);
       edits.push({ start: layout.valueRange[0], end: layout.valueRange[1], text: list.items.length ? `\n${rendered}` : '[]' });
     }
