@@ -495,19 +495,10 @@ function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | und
 }
 
 /** The input item whose text holds `offset`, with its index; undefined outside every item. */
-export function inputItemAt(list: ResourceList, offset: number): { index: number; resource?: KrmResource; node?: Node } | undefined {
-  const source = list.source;
-  if (!source) return undefined;
-  let index = 0;
-  for (const [resource, span] of source.layout.spans) {
-    if (offset >= span.dash && offset < span.end) return { index, resource };
-    index += 1;
-  }
-  if (source.layout.spans.size > 0) return undefined;
-  const items = (source.doc().contents as YAMLMap).get('items', true);
-  const nodes = isSeq(items) ? (items.items as Node[]) : [];
-  const found = nodes.findIndex((node) => node.range && offset >= node.range[0] && offset < node.range[1]);
-  return found === -1 ? undefined : { index: found, node: nodes[found]! };
+export function inputItemAt(list: ResourceList, offset: number): { index: number; resource: KrmResource } | undefined {
+  const spans = [...(list.source?.layout.spans ?? [])];
+  const index = spans.findIndex(([, span]) => offset >= span.dash && offset < span.end);
+  return index === -1 ? undefined : { index, resource: spans[index]![0] };
 }
 
 /** 1-based line and column of an offset in the list's input. */

@@ -79,6 +79,7 @@ export function mergeUpstream(list: ResourceList, options: Options): void {
   const all = [...sources.origin, ...sources.upstream, ...sources.local];
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
   const tuples = buildTuples(sources);
+  // Every version of each resource upstream has: what the merge compares, copies or writes.
   const read = tuples.filter((tuple) => tuple.upstream).flatMap((tuple) => [tuple.local, tuple.origin, tuple.upstream].filter((r): r is KrmResource => r !== undefined));
   const readSet = new Set(read);
   checkCarriable(read, list.items.filter((item) => !readSet.has(item)));

@@ -79,6 +79,13 @@ describe('bytes that are not UTF-8', () => {
     expect(encodeText(output).subarray(0, bytes.length).equals(bytes)).toBe(true);
   });
 
+  it('in a JSON list too, the error names the item', () => {
+    const json = JSON.stringify(parse(mergeList('    a: "1"\n    note: "caf@"\n')), null, 2);
+    const { output, exitCode } = run(decodeUtf8(withByte(json, '@')));
+    expect(exitCode).toBe(1);
+    expect((JSON.parse(output) as { results: { message: string }[] }).results.map((r) => r.message)).toContainEqual(expect.stringMatching(/^items\[0\] \(ConfigMap cm\) is not valid UTF-8/));
+  });
+
   it('in a run that changes nothing: the input, byte for byte', () => {
     const bytes = withByte('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n  data:\n    k: "caf@"\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: options\n  data:\n    strategy: resource-merge\n', '@');
     const { output, exitCode } = run(decodeUtf8(bytes));
