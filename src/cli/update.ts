@@ -177,11 +177,15 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
   const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  const problems: Result[] = [];
+  // One result per file, however many of its documents are rewritten or copied.
+  const problems = new Map<string, Result>();
+  const refuse = (path: string, text: string) => {
+    const invalid = notUtf8(path, text);
+    if (invalid) problems.set(path, invalid);
+  };
   const text = (resource: KrmResource) => {
     const source = sources.get(resource.doc)?.doc;
-    const invalid = source && notUtf8(source.path, source.text);
-    if (invalid) problems.push(invalid);
+    if (source) refuse(source.path, source.text);
     return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
   };
   const files = new Map<string, string>();
@@ -201,11 +205,11 @@ function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<P
     const before = local.files.get(path);
     const after = joinYamlStream(before ?? '', documents, fates, appended);
     if (after === before) continue;
-    if (before !== undefined && notUtf8(path, before) && after !== undefined) problems.push(notUtf8(path, before)!);
+    if (before !== undefined && after !== undefined) refuse(path, before);
     if (after === undefined) removed.push(path);
     else files.set(path, after);
   }
-  if (problems.length > 0) return { written: [], removed: [], problems };
+  if (problems.size > 0) return { written: [], removed: [], problems: [...problems.values()] };
   writePackage(root, files, removed);
-  return { written: [...files.keys()].sort(), removed: removed.sort(), problems };
+  return { written: [...files.keys()].sort(), removed: removed.sort(), problems: [] };
 }

@@ -207,6 +207,15 @@ describe('update and files that are not UTF-8', () => {
     expect(readFileSync(join(dir, 'local', 'cm.yaml')).equals(local)).toBe(true);
   });
 
+  it('a document that is not UTF-8 and must be rewritten is one error', () => {
+    const local = Buffer.concat([Buffer.from(config('cm', '1')), Buffer.from('  note: "caf\xe9"\n', 'latin1')]);
+    write('local/cm.yaml', local);
+    const outcome = updatePackage({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream') });
+    expect(outcome.results.filter((r) => r.severity === 'error').map((r) => r.message)).toEqual(['cm.yaml is not valid UTF-8 (line 7) and the update would rewrite it; fix its encoding']);
+    expect(outcome.written).toEqual([]);
+    expect(readFileSync(join(dir, 'local', 'cm.yaml')).equals(local)).toBe(true);
+  });
+
   it('a file the update leaves alone keeps its bytes', () => {
     write('local/notes.yaml', latin1);
     const outcome = updatePackage({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream') });
