@@ -1,6 +1,7 @@
 import { readStdin, writeAll } from './stdio';
 import { packageVariantFunction } from '../function';
 import { runKrmFunction } from '../krm/run';
+import { decodeUtf8, encodeText } from '../krm/utf8';
 import { formatResult } from './results-text';
 import { updatePackage, type UpdateOptions } from './update';
 import { USAGE, VERSION } from './usage';
@@ -55,7 +56,7 @@ function runUpdate(args: readonly string[]): number {
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
-export function main(argv: readonly string[], stdin: () => string = readStdin): number {
+export function main(argv: readonly string[], stdin: () => string = () => decodeUtf8(readStdin())): number {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -68,7 +69,7 @@ export function main(argv: readonly string[], stdin: () => string = readStdin): 
   }
   if (first !== undefined) return usageError(`unknown argument "${first}"`);
   const { output, exitCode } = runKrmFunction(stdin(), packageVariantFunction);
-  writeAll(1, output);
+  writeAll(1, encodeText(output));
   return exitCode;
 }
 

@@ -4,14 +4,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { decodeUtf8, encodeText } from '../krm/utf8';
+import { splitYamlStream, type StreamDocument } from '../krm/yaml-stream';
 
-export interface PackageDocument {
+/** A document of a file: its own text, exactly as in the file, and its place there. */
+export interface PackageDocument extends StreamDocument {
   /** Path relative to the package root, with `/`. */
   readonly path: string;
   readonly index: number;
-  /** The document's own text, exactly as in the file. */
-  readonly text: string;
 }
 
 function ignoredBy(root: string): (path: string) => boolean {
@@ -38,19 +38,8 @@ function resourceFiles(root: string): string[] {
   return found;
 }
 
-/**
- * A file's documents as exact text. Markers at column 0 separate them: block content is always
- * indented, so a `---` line there is a marker. Directives need the parser.
- */
-function splitDocuments(text: string): string[] {
-  if (/^%/m.test(text)) {
-    return parseAllDocuments(text).map((doc) => text.slice(doc.range[0], doc.range[2]));
-  }
-  return text.split(/^---[ \t]*(?:#.*)?$\n?/m).filter((part) => part.replace(/^\s*(#.*)?$/gm, '').trim() !== '' && part.trim() !== '...');
-}
-
 export interface PackageFiles {
-  /** File path → text. */
+  /** File path → text; bytes that are not UTF-8 are kept as utf8.ts escapes them. */
   readonly files: ReadonlyMap<string, string>;
   readonly documents: readonly PackageDocument[];
 }
@@ -60,19 +49,19 @@ export function readPackage(root: string): PackageFiles {
   const files = new Map<string, string>();
   const documents: PackageDocument[] = [];
   for (const path of resourceFiles(root)) {
-    const text = readFileSync(join(root, path), 'utf8');
+    const text = decodeUtf8(readFileSync(join(root, path)));
     files.set(path, text);
-    splitDocuments(text).forEach((doc, index) => documents.push({ path, index, text: doc }));
+    splitYamlStream(text).forEach((doc, index) => documents.push({ ...doc, path, index }));
   }
   return { files, documents };
 }
 
-/** Writes files (path → document texts); removes the listed files. */
-export function writePackage(root: string, files: ReadonlyMap<string, readonly string[]>, removed: Iterable<string>): void {
+/** Writes files (path → whole text); removes the listed files. */
+export function writePackage(root: string, files: ReadonlyMap<string, string>, removed: Iterable<string>): void {
   for (const path of removed) rmSync(join(root, path), { force: true });
-  for (const [path, documents] of files) {
+  for (const [path, text] of files) {
     const full = join(root, path);
     mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, documents.map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n'));
+    writeFileSync(full, encodeText(text));
   }
 }

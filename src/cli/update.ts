@@ -7,13 +7,16 @@
  * upstream resource may be its counterpart (its identity is read by a line scan). Untouched
  * documents are written back as they were; only files whose resources changed are rewritten.
  */
-import { isMap, type Node } from 'yaml';
+import { isMap, type Document } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { scanIdentity } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
-import { hasError, type Result } from '../krm/results';
-import { parseYaml, renderNode } from '../krm/yaml-format';
+import { renderAsRead, rewriteDocument } from '../krm/document-text';
+import { errorResult, hasError, type Result } from '../krm/results';
+import { firstInvalidByte } from '../krm/utf8';
+import { parseYaml } from '../krm/yaml-format';
+import { joinYamlStream, type DocumentFate } from '../krm/yaml-stream';
 import { identityKeys, identityKeysOf } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
 import { packageVariantFunction } from '../function';
@@ -46,14 +49,22 @@ interface ParsedDocument {
   readonly hadEmptyAnnotations: boolean;
 }
 
+/**
+ * The document each parse came from, and for local documents their rendering as read: a changed
+ * resource is written in its document's layout (document-text.ts).
+ */
+const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string }>();
+
 function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
-  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true });
+  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true, ...(doc.version ? { version: doc.version } : {}) });
   if (parsed.errors.length > 0) throw new Error(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
   if (!resource.isKrmObject) return undefined;
+  // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
+  sources.set(parsed, { doc, ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
@@ -92,7 +103,8 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
     if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
-  return `${renderNode(node as Node)}\n`;
+  const source = sources.get(resource.doc);
+  return rewriteDocument(node, resource.doc, source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}) });
 }
 
 /**
@@ -133,7 +145,8 @@ export function updatePackage(options: UpdateOptions): UpdateOutcome {
   const list = new ResourceList('config.kubernetes.io/v1', [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)], functionConfig(options));
   packageVariantFunction(list);
   if (hasError(list.results)) return { results: list.results, written: [], removed: [] };
-  return { results: list.results, ...writeBack(options.local, local, parsedLocal, list.items) };
+  const { written, removed, problems } = writeBack(options.local, local, parsedLocal, list.items);
+  return { results: [...list.results, ...problems], written, removed };
 }
 
 function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
@@ -147,38 +160,56 @@ function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string
   return groups;
 }
 
+/**
+ * A file whose text is not UTF-8 (utf8.ts) is written back only as it was: rewriting a document of
+ * it, or copying one from it, is refused with a result naming the file.
+ */
+function notUtf8(path: string, text: string): Result | undefined {
+  const at = firstInvalidByte(text);
+  if (at === -1) return undefined;
+  const line = text.slice(0, at).split('\n').length;
+  return errorResult(`${path} is not valid UTF-8 (line ${line}) and the update would rewrite it; fix its encoding`, { file: { path } });
+}
+
 /** Rewrites the files whose resources changed, keeping every other document's text. */
-function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { written: string[]; removed: string[] } {
+function writeBack(root: string, local: PackageFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { written: string[]; removed: string[]; problems: Result[] } {
   const kept = new Set(items);
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
   const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
-  const files = new Map<string, string[]>();
+  // One result per file, however many of its documents are rewritten or copied.
+  const problems = new Map<string, Result>();
+  const refuse = (path: string, text: string) => {
+    const invalid = notUtf8(path, text);
+    if (invalid) problems.set(path, invalid);
+  };
+  const text = (resource: KrmResource) => {
+    const source = sources.get(resource.doc)?.doc;
+    if (source) refuse(source.path, source.text);
+    return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
+  };
+  const files = new Map<string, string>();
   const removed: string[] = [];
   const documentsByPath = groupBy(local.documents, (d) => d.path);
   const arrivingByPath = groupBy(arriving, (r) => r.path as string);
   const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
   for (const path of paths) {
-    let changed = false;
-    const texts: string[] = [];
-    for (const doc of documentsByPath.get(path) ?? []) {
+    const fates = new Map<PackageDocument, DocumentFate>();
+    const documents = documentsByPath.get(path) ?? [];
+    for (const doc of documents) {
       const resource = parsedLocal.get(doc)?.resource;
-      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
-        texts.push(doc.text);
-      } else {
-        changed = true;
-        if (kept.has(resource) && resource.path === path) texts.push(text(resource));
-      }
+      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) continue;
+      fates.set(doc, kept.has(resource) && resource.path === path ? text(resource) : null);
     }
-    for (const resource of arrivingByPath.get(path) ?? []) {
-      texts.push(text(resource));
-      changed = true;
-    }
-    if (!changed) continue;
-    if (texts.length === 0) removed.push(path);
-    else files.set(path, texts);
+    const appended = (arrivingByPath.get(path) ?? []).map(text);
+    const before = local.files.get(path);
+    const after = joinYamlStream(before ?? '', documents, fates, appended);
+    if (after === before) continue;
+    if (before !== undefined && after !== undefined) refuse(path, before);
+    if (after === undefined) removed.push(path);
+    else files.set(path, after);
   }
+  if (problems.size > 0) return { written: [], removed: [], problems: [...problems.values()] };
   writePackage(root, files, removed);
-  return { written: [...files.keys()].sort(), removed: removed.sort() };
+  return { written: [...files.keys()].sort(), removed: removed.sort(), problems: [] };
 }

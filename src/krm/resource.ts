@@ -65,6 +65,11 @@ export class KrmResource {
     return this.tree.node;
   }
 
+  /** Whether its node tree exists; a resource known by plain data alone has no tags or aliases. */
+  get hasTree(): boolean {
+    return this.state.tree !== undefined;
+  }
+
   get doc(): Document {
     return this.tree.doc;
   }

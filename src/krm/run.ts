@@ -1,5 +1,7 @@
-import { failureResourceList, parseResourceList, serializeResourceList, type ResourceList } from './resource-list';
+import { invalidUtf8Result } from './input-encoding';
+import { changesItems, failureResourceList, parseResourceList, serializeResourceList, type ResourceList } from './resource-list';
 import { errorResult, FunctionError, hasError, type Result } from './results';
+import { firstInvalidByte } from './utf8';
 
 export type KrmProcessor = (list: ResourceList) => void;
 
@@ -16,8 +18,8 @@ function resultsOf(error: unknown): Result[] {
 }
 
 /**
- * Runs a processor over a ResourceList text. Never throws: every failure becomes an error result,
- * exit code 1 and, when any error is reported, the input's items unchanged.
+ * Runs a processor over a ResourceList text (decoded by utf8.ts). Never throws: every failure becomes
+ * an error result, exit code 1 and, when any error is reported, the input's items unchanged.
  */
 export function runKrmFunction(input: string, processor: KrmProcessor): RunOutcome {
   let list: ResourceList;
@@ -31,6 +33,8 @@ export function runKrmFunction(input: string, processor: KrmProcessor): RunOutco
   } catch (error) {
     list.results.push(...resultsOf(error));
   }
+  const invalidAt = firstInvalidByte(input);
+  if (invalidAt !== -1 && !hasError(list.results) && changesItems(list)) list.results.push(invalidUtf8Result(list, invalidAt));
   const failed = hasError(list.results);
   try {
     return { output: serializeResourceList(list, { keepItems: failed }), exitCode: failed ? 1 : 0 };

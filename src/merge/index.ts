@@ -4,6 +4,7 @@
  */
 import type { MergeStrategy, Options } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
+import { checkCarriable } from '../krm/carriable';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError, type Result } from '../krm/results';
@@ -77,7 +78,12 @@ export function mergeUpstream(list: ResourceList, options: Options): void {
   const strategy = chooseStrategy(options, sources);
   const all = [...sources.origin, ...sources.upstream, ...sources.local];
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
-  STRATEGIES[strategy](buildTuples(sources, run.results), run);
+  const tuples = buildTuples(sources, run.results);
+  // Every version of each resource upstream has: what the merge compares, copies or writes.
+  const read = tuples.filter((tuple) => tuple.upstream).flatMap((tuple) => [tuple.local, tuple.origin, tuple.upstream].filter((r): r is KrmResource => r !== undefined));
+  const readSet = new Set(read);
+  checkCarriable(read, list.items.filter((item) => !readSet.has(item)));
+  STRATEGIES[strategy](tuples, run);
 
   const tagged = new Set([...sources.origin, ...sources.upstream]);
   const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));

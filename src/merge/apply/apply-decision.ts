@@ -6,6 +6,7 @@ import { isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { Slots } from '../elements/element';
 import type { Decision } from '../visitors/decision';
 import { copyOwnComments, shapeOf } from '../yaml-values';
+import { takenFromUpstream } from '../../krm/yaml-format';
 
 export interface Applied {
   /** The resulting node; undefined when the field is removed. */
@@ -16,7 +17,7 @@ export interface Applied {
 const REMOVED: Applied = { node: undefined, changed: true };
 
 function copy<T extends Node>(node: T): T {
-  return node.clone() as T;
+  return takenFromUpstream(node);
 }
 
 /** Drops null fields, and maps left empty by that; says whether `node` itself was emptied. */
