@@ -1,15 +1,20 @@
 /**
  * The cost budget of PackageVariantSet expressions. @marcbachmann/cel-js bounds only the parse
- * (AST nodes, nesting); evaluation is bounded here, in cost units close to Kubernetes' CEL units:
- * each evaluation step costs 1 plus the size of the value it yields (characters of a string,
- * elements and entries of a list or map, counted all the way down), so a step that builds, copies
- * or reads a large value pays for it. `matches` pays for its input times the size of its compiled
- * pattern (src/fanout/regex.ts). The figures are Kubernetes' own: one expression may spend
- * 1,000,000 units (its `PerCallLimit`), a whole run 10,000,000 (its `RuntimeCELCostBudget`).
+ * (AST nodes, nesting); evaluation is bounded here (src/fanout/cel-metering.ts), in units close to
+ * Kubernetes' CEL cost units: a step costs 1, plus the size of the value it builds, plus, for an
+ * operator or function, the size of the operands it may walk. Sizes count characters of strings and
+ * elements and entries of lists and maps all the way down. `matches` pays for its input times the
+ * size of its compiled pattern (src/fanout/regex.ts).
+ *
+ * One expression may spend 1,000,000 units, Kubernetes' `PerCallLimit`: about 0.1 to 0.4 s here
+ * (README "Safety"). A run's expressions together may spend 50 times that: Kubernetes' 10,000,000
+ * is per object, and a set fans out over thousands of targets (its benchmark spends about 60 units
+ * a target).
  */
+import { groupDigits } from '../krm/group-digits';
 
 export const EXPRESSION_BUDGET = 1_000_000;
-export const RUN_BUDGET = 10_000_000;
+export const RUN_BUDGET = 50_000_000;
 
 /**
  * cel-js limits nesting (250 levels) but not the depth of an operator chain (`a + b + …`), which
@@ -30,8 +35,7 @@ export class RunBudget {
   }
 }
 
-/** `1,000,000 units`, the same on every machine. */
-const inUnits = (n: number) => `${String(n).replace(/\B(?=(\d{3})+$)/g, ',')} units`;
+const inUnits = (n: number) => `${groupDigits(n)} units`;
 
 const sizes = new WeakMap<object, number>();
 
