@@ -8,7 +8,7 @@
  *
  * One expression may spend 1,000,000 units, Kubernetes' `PerCallLimit`: about 0.1 to 0.4 s here
  * (README "Safety"). A run's expressions together may spend 50 times that: Kubernetes' 10,000,000
- * is per object, and a set fans out over thousands of targets (its benchmark spends about 60 units
+ * is per object, and a set fans out over thousands of targets (its benchmark spends about 120 units
  * a target).
  */
 import { groupDigits } from '../krm/group-digits';

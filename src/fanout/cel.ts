@@ -130,21 +130,39 @@ function describeValue(value: unknown): string {
 }
 
 const EXCERPT_LENGTH = 120;
+const EXCERPT_LINE = /^> +\d+ \| /;
 
-/** An excerpt in cel-js's own style, for problems it does not report itself; a long line is cut. */
+/**
+ * cel-js quotes the whole line of the expression above its caret; an expression can be a long line,
+ * so a line longer than EXCERPT_LENGTH is cut to the part around the caret.
+ */
+function cutExcerpt(message: string): string {
+  const lines = message.split('\n');
+  const at = lines.findIndex((line, i) => EXCERPT_LINE.test(line) && /^ *\^$/.test(lines[i + 1] ?? ''));
+  if (at === -1) return message;
+  const prefix = EXCERPT_LINE.exec(lines[at]!)![0];
+  const code = lines[at]!.slice(prefix.length);
+  if (code.length <= EXCERPT_LENGTH) return message;
+  const caret = lines[at + 1]!.indexOf('^') - prefix.length;
+  const start = Math.max(0, Math.min(caret - EXCERPT_LENGTH / 2, code.length - EXCERPT_LENGTH));
+  const before = start > 0 ? '…' : '';
+  lines[at] = `${prefix}${before}${code.slice(start, start + EXCERPT_LENGTH)}${start + EXCERPT_LENGTH < code.length ? '…' : ''}`;
+  lines[at + 1] = `${' '.repeat(prefix.length + before.length + caret - start)}^`;
+  return lines.join('\n');
+}
+
+/** An excerpt in cel-js's own style, for problems it does not report itself. */
 function withExcerpt(message: string, source: string): string {
-  const line = source.split('\n')[0] ?? '';
-  const shown = line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
-  return `${message}\n\n>    1 | ${shown}\n         ^`;
+  return cutExcerpt(`${message}\n\n>    1 | ${source.split('\n')[0]}\n         ^`);
 }
 
 function errorMessage(error: unknown, scope: Scope): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
   if (!scope.repository && code === 'unknown_variable' && /Unknown variable: repository\b/.test(message)) {
-    return `${message}\n(\`repository\` is not available in downstream.repoExpr: that expression chooses the repository)`;
+    return `${cutExcerpt(message)}\n(\`repository\` is not available in downstream.repoExpr: that expression chooses the repository)`;
   }
-  return message;
+  return cutExcerpt(message);
 }
 
 /**
@@ -176,7 +194,7 @@ export function compileStringExpression(source: string, scope: Scope): Compiled 
           meter.charge(1 + sizeOf(value));
         } catch (error) {
           if (error instanceof BudgetExceeded) throw new CelEvaluationError(withExcerpt(`${error.message}; simplify it`, source));
-          throw new CelEvaluationError(error instanceof Error ? error.message : String(error));
+          throw new CelEvaluationError(cutExcerpt(error instanceof Error ? error.message : String(error)));
         }
         if (typeof value !== 'string') throw new CelEvaluationError(withExcerpt(`the expression returned ${describeValue(value)}, but a string is needed`, source));
         return value;

@@ -29,10 +29,18 @@ interface Found {
   readonly length: number;
 }
 
+/** A value still to look at, and how it was reached: paths are spelt out only for the one found. */
 interface Pending {
   readonly value: unknown;
-  readonly path: string;
+  readonly parent?: Pending;
+  readonly step?: string | number;
   readonly key?: boolean;
+}
+
+function pathOf(pending: Pending | undefined): string {
+  const steps: (string | number)[] = [];
+  for (let at = pending; at?.step !== undefined; at = at.parent) steps.unshift(at.step);
+  return steps.reduce<string>((path, step) => childPath(path, step), '');
 }
 
 /** The entries of a map, from plain data or a `yaml` map node. */
@@ -44,32 +52,34 @@ function entries(value: unknown): [unknown, unknown][] | undefined {
 
 /** The first string longer than `limit` in plain data or a `yaml` node tree, walked without recursion. */
 function findLongString(root: unknown, limit: number): Found | undefined {
-  const pending: Pending[] = [{ value: root, path: '' }];
+  const pending: Pending[] = [{ value: root }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path } = next;
+    const { value } = next;
     if (typeof value === 'string') {
-      if (value.length > limit) return { path, key: next.key === true, length: value.length };
-      continue;
-    }
-    if (isScalar(value)) {
-      pending.push({ value: value.value, path });
-      continue;
-    }
-    const items = isSeq(value) ? value.items : Array.isArray(value) ? value : undefined;
-    if (items) {
-      items.forEach((item, i) => pending.push({ value: item, path: childPath(path, i) }));
-      continue;
-    }
-    // An alias is walked where its anchor is; other nodes (pairs outside maps) hold no new text.
-    for (const [key, entry] of entries(value) ?? []) {
-      pending.push({ value: key, path, key: true }, { value: entry, path: childPath(path, typeof key === 'string' ? key : String(key)) });
+      if (value.length > limit) return { path: pathOf(next.key ? next.parent : next), key: next.key === true, length: value.length };
+    } else if (isScalar(value)) {
+      pending.push({ ...next, value: value.value });
+    } else if (value !== null && typeof value === 'object') {
+      const items = isSeq(value) ? value.items : Array.isArray(value) ? value : undefined;
+      if (items) {
+        items.forEach((item, i) => pending.push({ value: item, parent: next, step: i }));
+      } else {
+        // An alias is walked where its anchor is; other nodes (pairs outside maps) hold no new text.
+        for (const [key, entry] of entries(value) ?? []) {
+          pending.push({ value: key, parent: next, key: true }, { value: entry, parent: next, step: typeof key === 'string' ? key : String(key) });
+        }
+      }
     }
   }
   return undefined;
 }
 
-/** An error for each item (or the functionConfig) holding a scalar over the limit. */
-export function oversizedScalars(items: readonly KrmResource[], functionConfig: KrmResource | undefined, limit: number = MAX_SCALAR_CHARS): Result[] {
+/**
+ * An error for each item (or the functionConfig) holding a scalar over the limit. No value is longer
+ * than the text it was read from, so an input of `sourceLength` characters within the limit is not walked.
+ */
+export function oversizedScalars(items: readonly KrmResource[], functionConfig: KrmResource | undefined, sourceLength: number, limit: number = MAX_SCALAR_CHARS): Result[] {
+  if (sourceLength <= limit) return [];
   const located = [...items.map((item, i) => ({ item, where: `items[${i}]` })), ...(functionConfig ? [{ item: functionConfig, where: 'functionConfig' }] : [])];
   return located.flatMap(({ item, where }) => {
     const content = item.content;

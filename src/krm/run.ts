@@ -34,7 +34,7 @@ export function runKrmFunction(input: string, processor: KrmProcessor): RunOutco
   } catch (error) {
     return { output: failureResourceList(resultsOf(error)), exitCode: 1 };
   }
-  const oversized = oversizedScalars(list.items, list.functionConfig);
+  const oversized = oversizedScalars(list.items, list.functionConfig, input.length);
   if (oversized.length > 0) {
     list.results.push(...oversized);
     return { output: serializeResourceList(list, { keepItems: true }), exitCode: 1 };

@@ -72,6 +72,17 @@ describe('the cost budget of one expression', () => {
   });
 });
 
+describe("cel-js's own messages", () => {
+  it('quote a long line only around the caret', () => {
+    const source = `'${'a'.repeat(300)}' + ${'b'.repeat(300)} + 'c'`;
+    const compiled = compileStringExpression(source, OBJECT);
+    expect(compiled).toEqual({ ok: false, message: expect.stringMatching(/^Unknown variable: b{300}\n\n/) });
+    const [, , excerpt, caret] = (compiled as { message: string }).message.split('\n');
+    expect(excerpt).toBe(`>    1 | …${`'${'a'.repeat(300)}' + ${'b'.repeat(300)}`.slice(245, 365)}…`);
+    expect(caret!.indexOf('^')).toBe(excerpt!.indexOf('b'));
+  });
+});
+
 describe('the budget of a run', () => {
   it('is shared by every evaluation, and its message says it is the run that ran out', () => {
     const run = new RunBudget(2 * EXPRESSION_BUDGET);
