@@ -1,7 +1,9 @@
-import { readStdin, writeAll } from './stdio';
+import { readStdin, writeAll, type StdinInput } from './stdio';
 import { packageVariantFunction } from '../function';
+import { failureResourceList } from '../krm/resource-list';
+import { errorResult } from '../krm/results';
 import { runKrmFunction } from '../krm/run';
-import { decodeUtf8, encodeText } from '../krm/utf8';
+import { encodeText } from '../krm/utf8';
 import { formatResult } from './results-text';
 import { updatePackage, type UpdateOptions } from './update';
 import { USAGE, VERSION } from './usage';
@@ -56,7 +58,7 @@ function runUpdate(args: readonly string[]): number {
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
-export function main(argv: readonly string[], stdin: () => string = () => decodeUtf8(readStdin())): number {
+export function main(argv: readonly string[], stdin: () => StdinInput = readStdin): number {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -68,7 +70,14 @@ export function main(argv: readonly string[], stdin: () => string = () => decode
     return 0;
   }
   if (first !== undefined) return usageError(`unknown argument "${first}"`);
-  const { output, exitCode } = runKrmFunction(stdin(), packageVariantFunction);
+  const input = stdin();
+  if ('error' in input) {
+    // kpt shows a failed function's stderr; the ResourceList carries the same message as a result.
+    writeAll(2, `package-variant: ${input.error}\n`);
+    writeAll(1, failureResourceList([errorResult(input.error)]));
+    return 1;
+  }
+  const { output, exitCode } = runKrmFunction(input.text, packageVariantFunction);
   writeAll(1, encodeText(output));
   return exitCode;
 }

@@ -1,9 +1,11 @@
 /**
  * Every CEL expression of a set's templates, compiled once while the functionConfig is validated
- * and looked up by field path when each target is rendered.
+ * and looked up by field path when each target is rendered. All evaluations of a run share one
+ * cost budget (src/fanout/cel-cost.ts), so a set with many targets cannot multiply it.
  */
 import { listEntries, type OneOrList } from '../config/one-or-list';
 import { compileStringExpression, type Scope, type StringExpression, type TargetShape } from './cel';
+import { RunBudget } from './cel-cost';
 import { injectorEntries, templatePath, type MapExpr, type PackageVariantTemplate, type Target } from './types';
 
 interface ExpressionSite {
@@ -55,9 +57,10 @@ interface CompileProblem {
   readonly message: string;
 }
 
-/** The compiled expressions of every target, by field path. */
+/** The compiled expressions of every target, by field path, each charging the run's budget. */
 export class ExpressionTable {
   private readonly compiled = new Map<string, StringExpression>();
+  private readonly run = new RunBudget();
 
   /**
    * Compiles every expression; returns the problems, one per expression. Without an upstream
@@ -76,7 +79,8 @@ export class ExpressionTable {
         } else if (!upstreamFound && !compileStringExpression(site.source, { ...scope, upstream: false }).ok) {
           problems.push({ path: site.path, message: `the expression uses \`upstream\`, but ${describeUpstream()}` });
         } else {
-          this.compiled.set(site.path, outcome.expression);
+          const { source, evaluate } = outcome.expression;
+          this.compiled.set(site.path, { source, evaluate: (variables) => evaluate(variables, this.run) });
         }
       }
     });

@@ -506,11 +506,6 @@ export function inputPosition(list: ResourceList, offset: number): { line: numbe
   return positionIn(list.source?.text ?? '', offset);
 }
 
-/** Whether writing the list changes its items: removes, rewrites or adds any. */
-export function changesItems(list: ResourceList): boolean {
-  return list.source !== undefined && itemEdits(list, list.source).length > 0;
-}
-
 /** Writes the list; `keepItems` writes the input's items untouched (after an error, nothing half-applied). */
 export function serializeResourceList(list: ResourceList, { keepItems = false } = {}): string {
   const { source } = list;

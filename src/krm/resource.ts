@@ -82,6 +82,11 @@ export class KrmResource {
     return this.state.tree === undefined && this.state.generated ? this.state.plain : undefined;
   }
 
+  /** What the item holds, for a read-only walk that must build nothing: its plain data, or its node tree. */
+  get content(): { readonly data: Readonly<Record<string, unknown>> } | { readonly node: YAMLMap } {
+    return this.state.plain !== undefined ? { data: this.state.plain } : { node: this.state.tree.node };
+  }
+
   get isChanged(): boolean {
     return this.changed;
   }
