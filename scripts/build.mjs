@@ -23,8 +23,8 @@ async function generateValidators() {
   });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', bundled.outputFiles[0].text)(module, module.exports, require);
-  const { functionConfigSchemas, SCHEMA_IDS } = module.exports;
-  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true, code: { source: true } });
+  const { functionConfigSchemas, SCHEMA_IDS, AJV_OPTIONS } = module.exports;
+  const ajv = new Ajv({ ...AJV_OPTIONS, useDefaults: true, code: { source: true } });
   for (const schema of functionConfigSchemas) ajv.addSchema(schema);
   const code = standaloneCode(ajv, SCHEMA_IDS);
   const outDir = join(root, 'src/config/generated');

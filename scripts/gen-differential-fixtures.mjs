@@ -1183,9 +1183,9 @@ function readTree(dir) {
   return out;
 }
 
-function run(cmd, args) {
+function run(cmd, args, env) {
   return new Promise((resolvePromise) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -1205,15 +1205,19 @@ export function kptErrorText(stderr) {
     .join('\n');
 }
 
-/** Runs the oracle on one case's three packages; returns kpt's package or its error. */
-export async function runOracle(c, scratchRoot) {
+/**
+ * Runs the oracle on one case's three packages; returns kpt's package or its error, and with
+ * `withFetched` also the package as `kpt pkg get` wrote it (`fetched`).
+ */
+export async function runOracle(c, scratchRoot, { withFetched = false } = {}) {
   const dir = mkdtempSync(join(scratchRoot, 'case-'));
   try {
     writeTree(join(dir, 'origin'), c.origin);
     writeTree(join(dir, 'upstream'), c.upstream);
     writeTree(join(dir, 'local'), c.local);
-    const res = await run('bash', [ORACLE, join(dir, 'origin'), join(dir, 'upstream'), join(dir, 'local'), join(dir, 'out'), c.strategy]);
-    if (res.code === 0) return { exitCode: 0, files: readTree(join(dir, 'out')) };
+    const env = withFetched ? { KPT_ORACLE_FETCHED_DIR: join(dir, 'fetched') } : {};
+    const res = await run('bash', [ORACLE, join(dir, 'origin'), join(dir, 'upstream'), join(dir, 'local'), join(dir, 'out'), c.strategy], env);
+    if (res.code === 0) return { exitCode: 0, files: readTree(join(dir, 'out')), ...(withFetched ? { fetched: readTree(join(dir, 'fetched')) } : {}) };
     if (res.code === 3) return { exitCode: 3, error: kptErrorText(res.stderr) };
     throw new Error(`kpt-oracle.sh exited ${res.code}:\n${res.stderr}`);
   } finally {
@@ -1231,12 +1235,12 @@ export async function applyFetched(c, scratchRoot) {
   return { ...c, local };
 }
 
-export function fixtureText(index, c, kpt) {
+/** `head`: the fields that name the case (`case` and `seed` here; gen-rule-fixtures.mjs has its own). */
+export function fixtureText(head, c, kpt, generator = 'scripts/gen-differential-fixtures.mjs') {
   const fixture = {
-    case: index,
-    seed: c.seed,
+    ...head,
     strategy: c.strategy,
-    generator: 'scripts/gen-differential-fixtures.mjs',
+    generator,
     ops: c.ops,
     origin: c.origin,
     upstream: c.upstream,
@@ -1299,7 +1303,7 @@ async function main() {
   await recordCases(indices, opts, 'kpt-diff-', async (i, scratch) => {
     const c = await applyFetched(generateCase(caseSeed(opts.seed, i)), scratch);
     const kpt = await runOracle(c, scratch);
-    writeFileSync(join(opts.out, `case-${String(i).padStart(3, '0')}.yaml`), fixtureText(i, c, kpt));
+    writeFileSync(join(opts.out, `case-${String(i).padStart(3, '0')}.yaml`), fixtureText({ case: i, seed: c.seed }, c, kpt));
     return kpt.exitCode === 0;
   });
 }

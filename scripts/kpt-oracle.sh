@@ -22,6 +22,8 @@
 #   3  kpt pkg update failed ("kpt refused"); kpt's output is on stderr and
 #      OUT_DIR holds whatever kpt left in the package
 #
+# Set KPT_ORACLE_FETCHED_DIR=DIR to also get the package exactly as `kpt pkg get`
+# wrote it (before LOCAL replaces it) in DIR (created; must not exist).
 # Set KPT_ORACLE_VERBOSE=1 to echo kpt's and git's output on success too.
 # Set KPT_ORACLE_KEEP_SCRATCH=1 to keep the scratch directory (path on stderr).
 # Set KPT_ORACLE_LOCAL_OUT=DIR to also get the package as it was committed before the update (the
@@ -156,6 +158,10 @@ if [[ -n "$SUB" ]]; then
   g -C "$SUB_REPO" update-ref refs/heads/main "$SUB_V2"
 fi
 commit_all "$DOWN" "kpt pkg get v1"
+if [[ -n "${KPT_ORACLE_FETCHED_DIR:-}" ]]; then
+  mkdir -- "$KPT_ORACLE_FETCHED_DIR" || die "cannot create KPT_ORACLE_FETCHED_DIR $KPT_ORACLE_FETCHED_DIR"
+  copy_contents "$PKG" "$KPT_ORACLE_FETCHED_DIR"
+fi
 
 # --- 3. replace the fetched content by LOCAL ------------------------------
 

@@ -1,6 +1,9 @@
-import { readStdin, writeAll } from './stdio';
+import { readStdin, writeAll, type StdinInput } from './stdio';
 import { packageVariantFunction } from '../function';
+import { failureResourceList } from '../krm/resource-list';
+import { errorResult } from '../krm/results';
 import { runKrmFunction } from '../krm/run';
+import { encodeText } from '../krm/utf8';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
 import { USAGE, VERSION } from './usage';
 
@@ -42,7 +45,7 @@ function runUpdate(args: readonly string[]): number {
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
-export function main(argv: readonly string[], stdin: () => string = readStdin): number {
+export function main(argv: readonly string[], stdin: () => StdinInput = readStdin): number {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -54,8 +57,15 @@ export function main(argv: readonly string[], stdin: () => string = readStdin): 
     return 0;
   }
   if (first !== undefined) return usageError(`unknown argument "${first}"`);
-  const { output, exitCode } = runKrmFunction(stdin(), packageVariantFunction);
-  writeAll(1, output);
+  const input = stdin();
+  if ('error' in input) {
+    // kpt shows a failed function's stderr; the ResourceList carries the same message as a result.
+    writeAll(2, `package-variant: ${input.error}\n`);
+    writeAll(1, failureResourceList([errorResult(input.error)]));
+    return 1;
+  }
+  const { output, exitCode } = runKrmFunction(input.text, packageVariantFunction);
+  writeAll(1, encodeText(output));
   return exitCode;
 }
 

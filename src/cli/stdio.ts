@@ -1,17 +1,98 @@
-import { readFileSync, writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
+import { groupDigits } from '../krm/group-digits';
+import { decodeUtf8 } from '../krm/utf8';
 
-export function writeAll(fd: number, text: string): void {
-  const buffer = Buffer.from(text, 'utf8');
-  let offset = 0;
-  while (offset < buffer.length) offset += writeSync(fd, buffer, offset);
+/**
+ * The largest ResourceList the function reads: 16 MiB in at most 500,000 lines. Memory grows with
+ * both: double-quoted scalars cost `yaml` about 32 bytes per byte, every line and item a few
+ * hundred bytes. The worst inputs measured at these limits peak near 530 MB (README "Safety").
+ * Input beyond them is counted, not kept, and refused.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+export const MAX_INPUT_LINES = 500_000;
+
+/**
+ * stdin's bytes and their text (decoded by krm/utf8.ts, so bytes that are not UTF-8 survive), or why
+ * the function cannot have them (unreadable, or too large).
+ */
+export type StdinInput = { readonly text: string; readonly bytes: Uint8Array } | { readonly error: string };
+
+const CHUNK_BYTES = 64 * 1024;
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** Waits a millisecond, for a non-blocking descriptor that is not ready. */
+function pause(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
 }
 
-export function readStdin(): string {
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (error) {
-    // A closed or absent stdin reads as empty; the runtime reports that as an error result.
-    if ((error as NodeJS.ErrnoException).code === 'EAGAIN' || (error as NodeJS.ErrnoException).code === 'EOF') return '';
-    throw error;
+function newlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
+}
+
+// Plain Uint8Arrays, and lines counted in the decoded text: Buffer's own allocation and search cost
+// a fresh process a few hundred microseconds on first use, and the no-op run lives on start-up time.
+function joined(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  const [only] = chunks;
+  return chunks.length === 1 && only ? only : Buffer.concat(chunks, bytes);
+}
+
+export function readStdin(limits: { readonly bytes: number; readonly lines: number } = { bytes: MAX_INPUT_BYTES, lines: MAX_INPUT_LINES }): StdinInput {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const chunk = new Uint8Array(CHUNK_BYTES);
+    let read: number;
+    try {
+      read = readSync(0, chunk, 0, CHUNK_BYTES, null);
+    } catch (error) {
+      const code = errorCode(error);
+      // A terminal or closed pipe that gives nothing reads as empty: the runtime reports that.
+      if ((code === 'EAGAIN' && bytes === 0) || code === 'EOF') break;
+      if (code === 'EAGAIN') {
+        pause();
+        continue;
+      }
+      return { error: `cannot read the ResourceList from stdin: ${(error as Error).message}` };
+    }
+    if (read === 0) break;
+    bytes += read;
+    // Past the limit the rest is read and dropped, so that the writer is not cut off mid-stream.
+    if (bytes <= limits.bytes) chunks.push(chunk.subarray(0, read));
   }
+  const refused = (what: string) => ({ error: `the input is ${what}; the function reads at most ${groupDigits(limits.bytes)} bytes in ${groupDigits(limits.lines)} lines (see "Safety" in the README)` });
+  if (bytes > limits.bytes) return refused(`${groupDigits(bytes)} bytes`);
+  const whole = joined(chunks, bytes);
+  const text = decodeUtf8(whole);
+  const lines = newlines(text);
+  return lines > limits.lines ? refused(`${groupDigits(lines)} lines`) : { text, bytes: whole };
+}
+
+export function writeAll(fd: number, text: string | Uint8Array): void {
+  const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += writeSync(fd, buffer, offset);
+    } catch (error) {
+      if (errorCode(error) !== 'EAGAIN') throw error;
+      pause();
+    }
+  }
+}
+
+/**
+ * The exit code for an error that escaped the run: a closed stdout (`| head`) ends with one line on
+ * stderr and exit 1; anything else is rethrown.
+ */
+export function exitOnWriteError(error: unknown): number {
+  if (errorCode(error) !== 'EPIPE') throw error;
+  try {
+    writeAll(2, 'package-variant: stdout was closed before the output was written (EPIPE)\n');
+  } catch {
+    // stderr is closed too: the exit code is all that is left.
+  }
+  return 1;
 }

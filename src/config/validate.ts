@@ -53,8 +53,14 @@ function describe(error: ErrorObject): { message: string; extraSegment?: string 
       return { message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'const':
       return { message: `must be ${JSON.stringify(params.allowedValue)}` };
-    case 'type':
-      return { message: `must be ${TYPE_NAMES[String(params.type)] ?? `of type ${String(params.type)}`}` };
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type.map(String) : [String(params.type)];
+      return { message: `must be ${types.map((type) => TYPE_NAMES[type] ?? `of type ${type}`).join(' or ')}` };
+    }
+    case 'minLength':
+      return { message: params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} characters` };
+    case 'minimum':
+      return { message: params.limit === 0 ? 'must not be negative' : `must be ${String(params.limit)} or more` };
     default:
       return { message: error.message ?? 'is invalid' };
   }
@@ -91,6 +97,8 @@ export function validate(validator: ValidateFunction, data: unknown, what: strin
   const seen = new Set<string>();
   const results: Result[] = [];
   for (const error of validator.errors ?? []) {
+    // A one-or-list field's branch errors say what is wrong; "must match the else schema" does not.
+    if (error.keyword === 'if') continue;
     const segments = pointerSegments(error.instancePath);
     const { message, extraSegment } = describe(error);
     const fullPath = [...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])];

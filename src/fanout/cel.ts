@@ -6,15 +6,22 @@
  * annotations): that is the security boundary of the design, and declaring it lets the type
  * checker reject `target.spec` when the functionConfig is validated rather than at run time.
  * `target` of a `repositories` target is `{repo, package}`, another declared type. Every
- * expression is parsed and type-checked once; evaluation reuses the compiled program.
+ * expression is parsed and type-checked once; evaluation reuses the compiled program, metered
+ * against its cost budget (src/fanout/cel-cost.ts).
  */
 import type * as CelModule from '@marcbachmann/cel-js';
+import { BudgetExceeded, CostMeter, MAX_EXPRESSION_NODES, RunBudget, sizeOf } from './cel-cost';
+import { cutExcerpt, withExcerpt } from './cel-excerpt';
+import { instrumentCel, withMeter } from './cel-metering';
 
 let loaded: typeof CelModule | undefined;
 
 /** Loaded on first use, so that runs without a PackageVariantSet never pay its start-up. */
 function cel(): typeof CelModule {
-  loaded ??= require('@marcbachmann/cel-js') as typeof CelModule;
+  if (!loaded) {
+    loaded = require('@marcbachmann/cel-js') as typeof CelModule;
+    instrumentCel(loaded);
+  }
   return loaded;
 }
 
@@ -85,7 +92,7 @@ function environment(scope: Scope): CelModule.Environment {
   const key = `${scope.shape}/${scope.repository}/${scope.upstream}`;
   let env = environments.get(key);
   if (env) return env;
-  env = new (cel().Environment)({ homogeneousAggregateLiterals: true });
+  env = new (cel().Environment)({ homogeneousAggregateLiterals: true, limits: { maxAstNodes: MAX_EXPRESSION_NODES } });
   env.registerType({
     name: OBJECT_TYPE,
     schema: { name: 'string', namespace: 'string', labels: 'map<string, dyn>', annotations: 'map<string, dyn>' },
@@ -100,13 +107,16 @@ function environment(scope: Scope): CelModule.Environment {
   return env;
 }
 
-/** A runtime failure of an expression: CEL's message with its caret, or a non-string result. */
+/** A runtime failure of an expression: CEL's message with its caret, a non-string result, or a budget run out. */
 export class CelEvaluationError extends Error {}
 
 export interface StringExpression {
   readonly source: string;
-  /** The expression's value; throws CelEvaluationError when it fails or is not a string. */
-  evaluate(variables: CelVariables): string;
+  /**
+   * The expression's value, its cost charged to `run` (a run of its own when absent); throws
+   * CelEvaluationError when it fails, is not a string, or exceeds its budget or the run's.
+   */
+  evaluate(variables: CelVariables, run?: RunBudget): string;
 }
 
 export type Compiled = { readonly ok: true; readonly expression: StringExpression } | { readonly ok: false; readonly message: string };
@@ -120,18 +130,13 @@ function describeValue(value: unknown): string {
   return 'a map or object';
 }
 
-/** An excerpt in cel-js's own style, for problems it does not report itself. */
-function withExcerpt(message: string, source: string): string {
-  return `${message}\n\n>    1 | ${source.split('\n')[0]}\n         ^`;
-}
-
 function errorMessage(error: unknown, scope: Scope): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
   if (!scope.repository && code === 'unknown_variable' && /Unknown variable: repository\b/.test(message)) {
-    return `${message}\n(\`repository\` is not available in downstream.repoExpr: that expression chooses the repository)`;
+    return `${cutExcerpt(message)}\n(\`repository\` is not available in downstream.repoExpr: that expression chooses the repository)`;
   }
-  return message;
+  return cutExcerpt(message);
 }
 
 /**
@@ -154,12 +159,16 @@ export function compileStringExpression(source: string, scope: Scope): Compiled 
     ok: true,
     expression: {
       source,
-      evaluate(variables) {
+      evaluate(variables, run = new RunBudget()) {
+        const meter = new CostMeter(run);
         let value: unknown;
         try {
-          value = program(variables as unknown as CelModule.Context);
+          // The root step is not evaluated through the metered path; its value is charged here.
+          value = withMeter(meter, () => program(variables as unknown as CelModule.Context));
+          meter.charge(1 + sizeOf(value));
         } catch (error) {
-          throw new CelEvaluationError(error instanceof Error ? error.message : String(error));
+          if (error instanceof BudgetExceeded) throw new CelEvaluationError(withExcerpt(`${error.message}; simplify it`, source));
+          throw new CelEvaluationError(cutExcerpt(error instanceof Error ? error.message : String(error)));
         }
         if (typeof value !== 'string') throw new CelEvaluationError(withExcerpt(`the expression returned ${describeValue(value)}, but a string is needed`, source));
         return value;

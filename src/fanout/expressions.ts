@@ -1,9 +1,12 @@
 /**
  * Every CEL expression of a set's templates, compiled once while the functionConfig is validated
- * and looked up by field path when each target is rendered.
+ * and looked up by field path when each target is rendered. All evaluations of a run share one
+ * cost budget (src/fanout/cel-cost.ts), so a set with many targets cannot multiply it.
  */
+import { listEntries, type OneOrList } from '../config/one-or-list';
 import { compileStringExpression, type Scope, type StringExpression, type TargetShape } from './cel';
-import { templatePath, type MapExpr, type PackageVariantTemplate, type Target } from './types';
+import { RunBudget } from './cel-cost';
+import { injectorEntries, templatePath, type MapExpr, type PackageVariantTemplate, type Target } from './types';
 
 interface ExpressionSite {
   readonly path: string;
@@ -12,10 +15,10 @@ interface ExpressionSite {
   readonly choosesRepository: boolean;
 }
 
-function mapExprSites(base: string, entries: readonly MapExpr[] | undefined): ExpressionSite[] {
-  return (entries ?? []).flatMap((entry, j) => [
-    ...(entry.keyExpr !== undefined ? [{ path: `${base}[${j}].keyExpr`, source: entry.keyExpr, choosesRepository: false }] : []),
-    ...(entry.valueExpr !== undefined ? [{ path: `${base}[${j}].valueExpr`, source: entry.valueExpr, choosesRepository: false }] : []),
+function mapExprSites(base: string, written: OneOrList<MapExpr> | undefined): ExpressionSite[] {
+  return listEntries(base, written).flatMap(({ value: entry, path }) => [
+    ...(entry.keyExpr !== undefined ? [{ path: `${path}.keyExpr`, source: entry.keyExpr, choosesRepository: false }] : []),
+    ...(entry.valueExpr !== undefined ? [{ path: `${path}.valueExpr`, source: entry.valueExpr, choosesRepository: false }] : []),
   ]);
 }
 
@@ -35,9 +38,9 @@ function templateExpressions(template: PackageVariantTemplate, base: string): Ex
   (packageContext?.removeKeyExprs ?? []).forEach((source, j) => {
     sites.push({ path: `${base}.packageContext.removeKeyExprs[${j}]`, source, choosesRepository: false });
   });
-  (template.injectors ?? []).forEach((injector, j) => {
-    if (injector.nameExpr) sites.push({ path: `${base}.injectors[${j}].nameExpr`, source: injector.nameExpr, choosesRepository: false });
-  });
+  for (const { value: injector, path } of injectorEntries(template, base)) {
+    if (injector.nameExpr) sites.push({ path: `${path}.nameExpr`, source: injector.nameExpr, choosesRepository: false });
+  }
   for (const list of ['validators', 'mutators'] as const) {
     (pipeline?.[list] ?? []).forEach((fn, j) => sites.push(...mapExprSites(`${base}.pipeline.${list}[${j}].configMapExprs`, fn.configMapExprs)));
   }
@@ -54,9 +57,10 @@ interface CompileProblem {
   readonly message: string;
 }
 
-/** The compiled expressions of every target, by field path. */
+/** The compiled expressions of every target, by field path, each charging the run's budget. */
 export class ExpressionTable {
   private readonly compiled = new Map<string, StringExpression>();
+  private readonly run = new RunBudget();
 
   /**
    * Compiles every expression; returns the problems, one per expression. Without an upstream
@@ -75,7 +79,8 @@ export class ExpressionTable {
         } else if (!upstreamFound && !compileStringExpression(site.source, { ...scope, upstream: false }).ok) {
           problems.push({ path: site.path, message: `the expression uses \`upstream\`, but ${describeUpstream()}` });
         } else {
-          this.compiled.set(site.path, outcome.expression);
+          const { source, evaluate } = outcome.expression;
+          this.compiled.set(site.path, { source, evaluate: (variables) => evaluate(variables, this.run) });
         }
       }
     });

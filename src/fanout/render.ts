@@ -4,12 +4,13 @@
  * expression cannot see `repository`), then the Repository, then everything else. Plain values
  * are copied and each `Expr` entry is laid over them in order, so the expression wins.
  */
+import { listEntries, type OneOrList } from '../config/one-or-list';
 import type { Result } from '../krm/results';
 import { CelEvaluationError, celObject, type CelObject, type CelVariables } from './cel';
 import type { ExpressionTable } from './expressions';
 import { DEFAULT_NAMESPACE, REPOSITORY_API, type ObjectView } from './objects';
 import type { TargetContext } from './targets';
-import { setError, templatePath, type FunctionTemplate, type MapExpr, type Upstream, type VariantSet } from './types';
+import { injectorEntries, setError, templatePath, type FunctionTemplate, type MapExpr, type Upstream, type VariantSet } from './types';
 
 export interface VariantSpec {
   upstream: Upstream;
@@ -74,13 +75,13 @@ class Renderer {
   }
 
   /** Porch's `copyAndOverlayMapExpr`: a missing key or value is ""; later entries win; empty is omitted. */
-  overlay(base: string, plain: Readonly<Record<string, string>> | undefined, entries: readonly MapExpr[] | undefined): Record<string, string> | undefined {
+  overlay(base: string, plain: Readonly<Record<string, string>> | undefined, written: OneOrList<MapExpr> | undefined): Record<string, string> | undefined {
     const out = new Map(Object.entries(plain ?? {}));
-    (entries ?? []).forEach((entry, j) => {
-      const key = entry.keyExpr !== undefined ? this.evaluate(`${base}[${j}].keyExpr`) : (entry.key ?? '');
-      const value = entry.valueExpr !== undefined ? this.evaluate(`${base}[${j}].valueExpr`) : (entry.value ?? '');
+    for (const { value: entry, path } of listEntries(base, written)) {
+      const key = entry.keyExpr !== undefined ? this.evaluate(`${path}.keyExpr`) : (entry.key ?? '');
+      const value = entry.valueExpr !== undefined ? this.evaluate(`${path}.valueExpr`) : (entry.value ?? '');
       out.set(key, value);
-    });
+    }
     return out.size > 0 ? Object.fromEntries(out) : undefined;
   }
 
@@ -152,12 +153,12 @@ class Renderer {
       }
     }
 
-    if (template.injectors) {
-      spec.injectors = template.injectors.map(({ group, version, kind, name, nameExpr }, j) => ({
+    if (template.injectors !== undefined || template.injectorExprs !== undefined) {
+      spec.injectors = injectorEntries(template, base).map(({ value: { group, version, kind, name, nameExpr }, path }) => ({
         ...(group !== undefined ? { group } : {}),
         ...(version !== undefined ? { version } : {}),
         ...(kind !== undefined ? { kind } : {}),
-        name: nameExpr ? this.evaluate(`${base}.injectors[${j}].nameExpr`) : (name ?? ''),
+        name: nameExpr ? this.evaluate(`${path}.nameExpr`) : (name ?? ''),
       }));
     }
     return spec;

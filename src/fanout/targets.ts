@@ -5,7 +5,7 @@
  */
 import { groupOf, inNamespace, ObjectIndex, PORCH_CONFIG_GROUP, PORCH_GROUP, type ObjectView } from './objects';
 import { selectorMatches } from './selector';
-import { targetPath, type LabelSelector, type ObjectSelector, type Target, type Upstream, type VariantSet } from './types';
+import { targetPath, type LabelSelector, type Target, type Upstream, type VariantSet } from './types';
 
 /** One PackageVariant to render: Porch's `pvContext`. */
 export interface TargetContext {
@@ -44,11 +44,15 @@ function selectObjects(
     .sort(byNamespaceAndName);
 }
 
-/** Porch ignores `objectSelector.name`; here it narrows the selection to that name. */
-function objectSelectorContexts(index: ObjectIndex, set: VariantSet, i: number, target: Target, selector: ObjectSelector, packageDefault: string): TargetContext[] {
-  const { apiVersion = '', kind = '', name } = selector;
-  const views = selectObjects(index, set, groupOf(apiVersion), kind, selector, { clusterScopedCandidates: true, ...(name ? { name } : {}) });
-  return views.map((object) => ({ index: i, target, repoDefault: object.name, packageDefault, object, source: `${targetPath(i)}.objectSelector` }));
+/**
+ * The package names of a target: those listed (a `repositories` entry's, or a selector's as the
+ * design has them), else the upstream package's name.
+ */
+const packageNamesOf = (listed: readonly string[] | undefined, upstreamPackage: string): readonly string[] => (listed?.length ? listed : [upstreamPackage]);
+
+/** One context per selected object and package name, objects in list order, names in the order listed. */
+function selectedContexts(i: number, target: Target, views: readonly ObjectView[], packageNames: readonly string[], source: string): TargetContext[] {
+  return views.flatMap((object) => packageNames.map((packageDefault) => ({ index: i, target, repoDefault: object.name, packageDefault, object, source })));
 }
 
 /** Every target's contexts, in target order (Porch's `unrollDownstreamTargets`). */
@@ -57,7 +61,7 @@ export function unrollTargets(set: VariantSet, index: ObjectIndex): TargetContex
   return (set.spec.targets ?? []).flatMap((target, i): TargetContext[] => {
     if (target.repositories) {
       return target.repositories.flatMap((repository, j) =>
-        (repository.packageNames?.length ? repository.packageNames : [upstreamPackage]).map((packageDefault) => ({
+        packageNamesOf(repository.packageNames, upstreamPackage).map((packageDefault) => ({
           index: i,
           target,
           repoDefault: repository.name,
@@ -67,17 +71,15 @@ export function unrollTargets(set: VariantSet, index: ObjectIndex): TargetContex
       );
     }
     if (target.repositorySelector) {
-      const views = selectObjects(index, set, PORCH_CONFIG_GROUP, 'Repository', target.repositorySelector, { clusterScopedCandidates: false });
-      return views.map((object) => ({
-        index: i,
-        target,
-        repoDefault: object.name,
-        packageDefault: upstreamPackage,
-        object,
-        source: `${targetPath(i)}.repositorySelector`,
-      }));
+      const selector = target.repositorySelector;
+      const views = selectObjects(index, set, PORCH_CONFIG_GROUP, 'Repository', selector, { clusterScopedCandidates: false });
+      return selectedContexts(i, target, views, packageNamesOf(selector.packageNames, upstreamPackage), `${targetPath(i)}.repositorySelector`);
     }
-    return target.objectSelector ? objectSelectorContexts(index, set, i, target, target.objectSelector, upstreamPackage) : [];
+    if (!target.objectSelector) return [];
+    // Porch ignores `objectSelector.name`; here it narrows the selection to that name.
+    const { apiVersion = '', kind = '', name, packageNames } = target.objectSelector;
+    const views = selectObjects(index, set, groupOf(apiVersion), kind, target.objectSelector, { clusterScopedCandidates: true, ...(name ? { name } : {}) });
+    return selectedContexts(i, target, views, packageNamesOf(packageNames, upstreamPackage), `${targetPath(i)}.objectSelector`);
   });
 }
 
@@ -91,24 +93,35 @@ export function repositoriesByName(index: ObjectIndex, set: VariantSet): Readonl
 }
 
 /**
+ * Whether a PackageRevision is the revision `revision` names: a number is Porch's revision number
+ * (`spec.revision`); a name, as the design writes it (`v1`, a tag, a branch), is the revision's
+ * `spec.revision` or `spec.workspaceName`, compared as text exactly. A number never matches a
+ * name, so `revision: 3` is not `revision: "3"`.
+ */
+function revisionMatches(view: ObjectView, revision: number | string): boolean {
+  if (typeof revision === 'number') return view.get(['spec', 'revision']) === revision;
+  return view.get(['spec', 'revision']) === revision || view.get(['spec', 'workspaceName']) === revision;
+}
+
+/**
  * The upstream PackageRevision, when supplied: the first in the set's namespace with the upstream's
  * repository and package and its revision or workspace name. Unlike Porch, an unset revision does
  * not match every draft (whose revision is 0 too).
  */
 export function findUpstream(index: ObjectIndex, set: VariantSet): ObjectView | undefined {
-  const upstream: Upstream = set.spec.upstream ?? {};
+  const { repo, package: pkg, revision, workspaceName }: Upstream = set.spec.upstream ?? {};
   return index.ofKind(PORCH_GROUP, 'PackageRevision').find(
     (view) =>
       inNamespace(view, set.namespace) &&
-      view.get(['spec', 'repository']) === upstream.repo &&
-      view.get(['spec', 'packageName']) === upstream.package &&
-      ((!!upstream.revision && view.get(['spec', 'revision']) === upstream.revision) ||
-        (!!upstream.workspaceName && view.get(['spec', 'workspaceName']) === upstream.workspaceName)),
+      view.get(['spec', 'repository']) === repo &&
+      view.get(['spec', 'packageName']) === pkg &&
+      ((!!revision && revisionMatches(view, revision)) || (!!workspaceName && view.get(['spec', 'workspaceName']) === workspaceName)),
   );
 }
 
 export function describeUpstream(set: VariantSet): string {
   const { repo = '', package: pkg = '', revision, workspaceName } = set.spec.upstream ?? {};
-  const which = [revision ? `revision ${revision}` : '', workspaceName ? `workspace ${workspaceName}` : ''].filter(Boolean).join(' or ');
+  const named = typeof revision === 'string' ? `revision or workspace ${revision}` : revision ? `revision ${revision}` : '';
+  const which = [named, workspaceName ? `workspace ${workspaceName}` : ''].filter(Boolean).join(' or ');
   return `the upstream PackageRevision (repository ${repo}, package ${pkg}, ${which}) is not among the objects`;
 }

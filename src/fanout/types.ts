@@ -4,6 +4,7 @@
  * are checked in validate.ts.
  */
 import type { ConfigObject } from '../config/function-config';
+import { listEntries, type ListEntry, type OneOrList } from '../config/one-or-list';
 import { errorResult, type ResourceRef, type Result } from '../krm/results';
 
 export interface MapExpr {
@@ -18,7 +19,7 @@ export interface FunctionTemplate {
   name?: string;
   image?: string;
   configMap?: Record<string, string>;
-  configMapExprs?: MapExpr[];
+  configMapExprs?: OneOrList<MapExpr>;
   [field: string]: unknown;
 }
 
@@ -35,12 +36,19 @@ export interface PackageVariantTemplate {
   adoptionPolicy?: string;
   deletionPolicy?: string;
   labels?: Record<string, string>;
-  labelExprs?: MapExpr[];
+  labelExprs?: OneOrList<MapExpr>;
   annotations?: Record<string, string>;
-  annotationExprs?: MapExpr[];
-  packageContext?: { data?: Record<string, string>; removeKeys?: string[]; dataExprs?: MapExpr[]; removeKeyExprs?: string[] };
+  annotationExprs?: OneOrList<MapExpr>;
+  packageContext?: { data?: Record<string, string>; removeKeys?: string[]; dataExprs?: OneOrList<MapExpr>; removeKeyExprs?: string[] };
   pipeline?: { validators?: FunctionTemplate[]; mutators?: FunctionTemplate[] };
-  injectors?: InjectorTemplate[];
+  injectors?: OneOrList<InjectorTemplate>;
+  /** The design's name for `injectors`; the schema allows either, validation not both. */
+  injectorExprs?: OneOrList<InjectorTemplate>;
+}
+
+/** The template's injectors with their field paths, whichever of `injectors` and `injectorExprs` holds them. */
+export function injectorEntries(template: PackageVariantTemplate, base: string): ListEntry<InjectorTemplate>[] {
+  return [...listEntries(`${base}.injectors`, template.injectors), ...listEntries(`${base}.injectorExprs`, template.injectorExprs)];
 }
 
 export interface LabelSelectorRequirement {
@@ -54,7 +62,12 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
-export interface ObjectSelector extends LabelSelector {
+/** A label selector that, as in the design, may list the package names to instantiate per object. */
+export interface RepositorySelector extends LabelSelector {
+  packageNames?: string[];
+}
+
+export interface ObjectSelector extends RepositorySelector {
   apiVersion?: string;
   kind?: string;
   name?: string;
@@ -62,7 +75,7 @@ export interface ObjectSelector extends LabelSelector {
 
 export interface Target {
   repositories?: { name: string; packageNames?: string[] }[];
-  repositorySelector?: LabelSelector;
+  repositorySelector?: RepositorySelector;
   objectSelector?: ObjectSelector;
   template?: PackageVariantTemplate;
 }
@@ -70,7 +83,8 @@ export interface Target {
 export interface Upstream {
   repo?: string;
   package?: string;
-  revision?: number;
+  /** Porch's revision number, or (as the design writes it) a revision or workspace name. */
+  revision?: number | string;
   workspaceName?: string;
 }
 

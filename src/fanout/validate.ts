@@ -3,9 +3,10 @@
  * messages and in its order (porch-semantics.md §6.2), then what Porch finds only later or never:
  * label selectors that are not valid. The schema has already checked types and unknown fields.
  */
+import { listEntries, type OneOrList } from '../config/one-or-list';
 import type { Result } from '../krm/results';
 import { selectorProblems } from './selector';
-import { setError, targetPath, templatePath, type FunctionTemplate, type MapExpr, type Target, type VariantSet } from './types';
+import { injectorEntries, setError, targetPath, templatePath, type FunctionTemplate, type MapExpr, type Target, type VariantSet } from './types';
 
 function upstreamErrors(set: VariantSet): Result[] {
   const upstream = set.spec.upstream;
@@ -19,12 +20,10 @@ function upstreamErrors(set: VariantSet): Result[] {
   return errors;
 }
 
-function mapExprErrors(set: VariantSet, base: string, entries: readonly MapExpr[] | undefined): Result[] {
-  return (entries ?? []).flatMap((entry, j) => [
-    ...(entry.key !== undefined && entry.keyExpr !== undefined ? [setError(set, `${base}[${j}] may specify only one of \`key\` and \`keyExpr\``, `${base}[${j}].keyExpr`)] : []),
-    ...(entry.value !== undefined && entry.valueExpr !== undefined
-      ? [setError(set, `${base}[${j}] may specify only one of \`value\` and \`valueExpr\``, `${base}[${j}].valueExpr`)]
-      : []),
+function mapExprErrors(set: VariantSet, base: string, written: OneOrList<MapExpr> | undefined): Result[] {
+  return listEntries(base, written).flatMap(({ value: entry, path }) => [
+    ...(entry.key !== undefined && entry.keyExpr !== undefined ? [setError(set, `${path} may specify only one of \`key\` and \`keyExpr\``, `${path}.keyExpr`)] : []),
+    ...(entry.value !== undefined && entry.valueExpr !== undefined ? [setError(set, `${path} may specify only one of \`value\` and \`valueExpr\``, `${path}.valueExpr`)] : []),
   ]);
 }
 
@@ -51,14 +50,21 @@ function templateErrors(set: VariantSet, i: number, target: Target): Result[] {
   errors.push(...mapExprErrors(set, `${at}.labelExprs`, template.labelExprs));
   errors.push(...mapExprErrors(set, `${at}.annotationExprs`, template.annotationExprs));
   errors.push(...mapExprErrors(set, `${at}.packageContext.dataExprs`, template.packageContext?.dataExprs));
-  (template.injectors ?? []).forEach((injector, j) => {
-    const field = `${at}.injectors[${j}]`;
-    if (injector.name !== undefined && injector.nameExpr !== undefined) errors.push(setError(set, `${field} may specify only one of \`name\` and \`nameExpr\``, field));
-    if (injector.name === undefined && injector.nameExpr === undefined) errors.push(setError(set, `${field} must specify either \`name\` or \`nameExpr\``, field));
-  });
+  if (template.injectors !== undefined && template.injectorExprs !== undefined) {
+    errors.push(setError(set, `${at} may specify only one of \`injectors\` and \`injectorExprs\` (the design's name for \`injectors\`)`, `${at}.injectorExprs`));
+  }
+  for (const { value: injector, path } of injectorEntries(template, at)) {
+    if (injector.name !== undefined && injector.nameExpr !== undefined) errors.push(setError(set, `${path} may specify only one of \`name\` and \`nameExpr\``, path));
+    if (injector.name === undefined && injector.nameExpr === undefined) errors.push(setError(set, `${path} must specify either \`name\` or \`nameExpr\``, path));
+  }
   errors.push(...functionErrors(set, `${at}.pipeline.validators`, template.pipeline?.validators));
   errors.push(...functionErrors(set, `${at}.pipeline.mutators`, template.pipeline?.mutators));
   return errors;
+}
+
+/** Porch's rule for a repositories entry's package names, applied to the design's selector package names too. */
+function packageNameErrors(set: VariantSet, base: string, names: readonly string[] | undefined): Result[] {
+  return (names ?? []).flatMap((name, k) => (name ? [] : [setError(set, `${base}.packageNames[${k}] cannot be empty`, `${base}.packageNames[${k}]`)]));
 }
 
 function targetErrors(set: VariantSet, i: number, target: Target): Result[] {
@@ -68,11 +74,11 @@ function targetErrors(set: VariantSet, i: number, target: Target): Result[] {
     if (target.repositories.length === 0) errors.push(setError(set, `${at}.repositories must not be an empty list if specified`, `${at}.repositories`));
     target.repositories.forEach((repository, j) => {
       if (!repository.name) errors.push(setError(set, `${at}.repositories[${j}].name cannot be empty`, `${at}.repositories[${j}].name`));
-      (repository.packageNames ?? []).forEach((name, k) => {
-        const field = `${at}.repositories[${j}].packageNames[${k}]`;
-        if (!name) errors.push(setError(set, `${field} cannot be empty`, field));
-      });
+      errors.push(...packageNameErrors(set, `${at}.repositories[${j}]`, repository.packageNames));
     });
+  }
+  for (const selector of ['repositorySelector', 'objectSelector'] as const) {
+    errors.push(...packageNameErrors(set, `${at}.${selector}`, target[selector]?.packageNames));
   }
   if (target.objectSelector !== undefined) {
     // "objectselector" in lower case is Porch's spelling.

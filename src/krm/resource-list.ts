@@ -10,7 +10,8 @@ import { errorResult, FunctionError, resultToPlain, type Result } from './result
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
 import { readSimpleBlockMap } from './simple-block-read';
 import { writeSimpleBlockMap } from './simple-block-write';
-import { newDocument, parseYaml, releaseSourceTokens, renderNode } from './yaml-format';
+import { writeWholeList, type ListShape } from './whole-list';
+import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from './yaml-format';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
 
@@ -40,6 +41,10 @@ export interface ResourceListSource {
   readonly hasResults: boolean;
   readonly layout: ItemsLayout;
   readonly lineCounter: LineLocator;
+  /** A flow-style or JSON list cannot take block text spliced into it: it is written whole. */
+  readonly shape: ListShape;
+  /** The input's line ending: rewritten text uses it too. */
+  readonly eol: '\n' | '\r\n';
 }
 
 export class ResourceList {
@@ -82,7 +87,12 @@ function readItemsLayout(text: string, itemsNode: YAMLSeq, keyEnd: number, resou
   const token = (itemsNode as { srcToken?: CST.Token }).srcToken;
   const range = itemsNode.range ?? [text.length, text.length, text.length];
   if (!token || token.type !== 'block-seq') {
-    return { keyEnd, indent: 0, spans: new Map(), valueRange: [range[0], range[1]] };
+    // A flow sequence: its items' own ranges, to tell which are still there.
+    const flowSpans = new Map(resources.flatMap((resource, i) => {
+      const itemRange = (itemsNode.items[i] as Node | undefined)?.range;
+      return itemRange ? [[resource, { dash: itemRange[0], end: itemRange[1] }] as const] : [];
+    }));
+    return { keyEnd, indent: 0, spans: flowSpans, valueRange: [range[0], range[1]] };
   }
   const spans = new Map<KrmResource, ItemSpan>();
   let appendAt = token.offset;
@@ -230,7 +240,24 @@ function parseWhole(text: string): ResourceList {
   const itemsKey = root.items.find((pair) => (pair.key as { value?: unknown }).value === 'items')?.key as Node;
   const layout = readItemsLayout(text, itemsNode, itemsKey.range![1], resources);
   releaseSourceTokens(doc);
-  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), { text, doc: () => doc, hasResults: root.has('results'), layout, lineCounter });
+  const source = { text, doc: () => doc, hasResults: root.has('results'), layout, lineCounter, shape: shapeOf(text, root), eol: lineEnding(text) };
+  return new ResourceList(root.get('apiVersion') as string, resources, readFunctionConfigNode(root, doc), source);
+}
+
+function shapeOf(text: string, root: YAMLMap): ListShape {
+  if (!root.flow) return 'block';
+  try {
+    JSON.parse(text);
+    return 'json';
+  } catch {
+    return 'flow';
+  }
+}
+
+/** CRLF when the first line ends so. */
+function lineEnding(text: string): '\n' | '\r\n' {
+  const newline = text.indexOf('\n');
+  return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
 /** One item's text parsed on its own; throws FunctionError when it is not valid YAML. */
@@ -248,6 +275,11 @@ function parseItem(chunk: ItemChunk): { tree: YamlTree; locate: Locate } {
     const key = node.items[0]!.key as Node;
     key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
     doc.commentBefore = null;
+  }
+  // Comments after the item's last line end its document; they stay with the item when it is rewritten.
+  if (isMap(node) && doc.comment) {
+    node.comment = node.comment ? `${node.comment}\n${doc.comment}` : doc.comment;
+    doc.comment = null;
   }
   return { tree: { node: node as YAMLMap, doc }, locate: locateIn(itemLines, chunk.line, chunk.dedent) };
 }
@@ -319,7 +351,7 @@ function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined 
   const resources = items.map(({ resource }) => resource);
   const last = block.chunks[block.chunks.length - 1]!;
   const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
-  return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter });
+  return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter, shape: 'block', eol: '\n' });
 }
 
 function isNullScalar(node: Node): boolean {
@@ -347,13 +379,15 @@ function renderItems(resources: readonly KrmResource[], indent: number): string 
     if (pending.length === 0) return;
     const seq = new YAMLSeq();
     seq.items.push(...pending.map((r) => r.node));
-    parts.push(indentLines(renderNode(seq), pad));
+    parts.push(indentLines(renderNode(seq, { version: yamlVersionOf(pending[0]!.doc) }), pad));
     pending = [];
   };
   for (const resource of resources) {
     const data = resource.generatedData;
     const written = data && writeSimpleBlockMap(data);
     if (written === undefined) {
+      // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
+      if (pending.length > 0 && yamlVersionOf(pending[0]!.doc) !== yamlVersionOf(resource.doc)) flush();
       pending.push(resource);
       continue;
     }
@@ -402,7 +436,8 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
   const present = new Set(list.items);
   const edits: Edit[] = [];
   if (layout.appendAt === undefined) {
-    if (list.items.some((r) => r.isChanged) || list.items.length !== layout.spans.size) {
+    const original = [...layout.spans.keys()];
+    if (list.items.some((r, i) => r.isChanged || r !== original[i]) || list.items.length !== original.length) {
       const rendered = renderItems(list.items, 0);
       edits.push({ start: layout.valueRange[0], end: layout.valueRange[1], text: list.items.length ? `\n${rendered}` : '[]' });
     }
@@ -434,13 +469,22 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
   return edits;
 }
 
+function existingResults(source: ResourceListSource) {
+  return source.hasResults ? (source.doc().contents as YAMLMap).items.find((pair) => (pair.key as { value?: unknown }).value === 'results') : undefined;
+}
+
+/** The input's results, if it had any, then this run's. */
+function allResults(list: ResourceList, source: ResourceListSource): Result[] {
+  const existing = existingResults(source);
+  const earlier = existing ? ((existing.value as Node | null)?.toJSON?.() as Record<string, unknown>[] | undefined) ?? [] : [];
+  return [...(Array.isArray(earlier) ? (earlier as unknown as Result[]) : []), ...list.results];
+}
+
 function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | undefined {
   if (list.results.length === 0) return undefined;
-  const existing = source.hasResults ? (source.doc().contents as YAMLMap).items.find((pair) => (pair.key as { value?: unknown }).value === 'results') : undefined;
-  const earlier = existing ? ((existing.value as Node | null)?.toJSON?.() as Record<string, unknown>[] | undefined) ?? [] : [];
-  const all = [...(Array.isArray(earlier) ? (earlier as unknown as Result[]) : []), ...list.results];
+  const existing = existingResults(source);
   const text = source.text;
-  const block = `${renderResults(all)}\n`;
+  const block = `${renderResults(allResults(list, source))}\n`;
   if (existing) {
     const keyRange = (existing.key as Node).range!;
     const valueRange = (existing.value as Node | null)?.range ?? keyRange;
@@ -450,6 +494,18 @@ function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | und
   return { start: text.length, end: text.length, text: (text.endsWith('\n') ? '' : '\n') + block };
 }
 
+/** The input item whose text holds `offset`, with its index; undefined outside every item. */
+export function inputItemAt(list: ResourceList, offset: number): { index: number; resource: KrmResource } | undefined {
+  const spans = [...(list.source?.layout.spans ?? [])];
+  const index = spans.findIndex(([, span]) => offset >= span.dash && offset < span.end);
+  return index === -1 ? undefined : { index, resource: spans[index]![0] };
+}
+
+/** 1-based line and column of an offset in the list's input. */
+export function inputPosition(list: ResourceList, offset: number): { line: number; col: number } {
+  return positionIn(list.source?.text ?? '', offset);
+}
+
 /** Writes the list; `keepItems` writes the input's items untouched (after an error, nothing half-applied). */
 export function serializeResourceList(list: ResourceList, { keepItems = false } = {}): string {
   const { source } = list;
@@ -457,7 +513,10 @@ export function serializeResourceList(list: ResourceList, { keepItems = false } 
   const edits = keepItems ? [] : itemEdits(list, source);
   const results = resultsEdit(list, source);
   if (results) edits.push(results);
-  return edits.length === 0 ? source.text : applyEdits(source.text, edits);
+  if (edits.length === 0) return source.text;
+  if (source.shape !== 'block') return writeWholeList(list, source, { keepItems, results: allResults(list, source) });
+  if (source.eol === '\r\n') for (const edit of edits) edit.text = edit.text.replace(/\r?\n/g, '\r\n');
+  return applyEdits(source.text, edits);
 }
 
 /** The output when the input could not be read at all: a valid, empty ResourceList with the results. */

@@ -65,6 +65,11 @@ export class KrmResource {
     return this.tree.node;
   }
 
+  /** Whether its node tree exists; a resource known by plain data alone has no tags or aliases. */
+  get hasTree(): boolean {
+    return this.state.tree !== undefined;
+  }
+
   get doc(): Document {
     return this.tree.doc;
   }
@@ -75,6 +80,11 @@ export class KrmResource {
    */
   get generatedData(): Readonly<Record<string, unknown>> | undefined {
     return this.state.tree === undefined && this.state.generated ? this.state.plain : undefined;
+  }
+
+  /** What the item holds, for a read-only walk that must build nothing: its plain data, or its node tree. */
+  get content(): { readonly data: Readonly<Record<string, unknown>> } | { readonly node: YAMLMap } {
+    return this.state.plain !== undefined ? { data: this.state.plain } : { node: this.state.tree.node };
   }
 
   get isChanged(): boolean {

@@ -1,5 +1,10 @@
+import { invalidUtf8Result } from './input-encoding';
+import { oversizedScalars } from './input-limits';
+import { escapingPaths } from './package-paths';
+import type { KrmResource } from './resource';
 import { failureResourceList, parseResourceList, serializeResourceList, type ResourceList } from './resource-list';
 import { errorResult, FunctionError, hasError, type Result } from './results';
+import { firstInvalidByte } from './utf8';
 
 export type KrmProcessor = (list: ResourceList) => void;
 
@@ -15,9 +20,14 @@ function resultsOf(error: unknown): Result[] {
   return [errorResult(`internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)`)];
 }
 
+/** Whether the output items differ from the input's: any added, removed, reordered or changed. */
+function alters(input: readonly KrmResource[], output: readonly KrmResource[]): boolean {
+  return input.length !== output.length || output.some((item, i) => item !== input[i] || item.isChanged);
+}
+
 /**
- * Runs a processor over a ResourceList text. Never throws: every failure becomes an error result,
- * exit code 1 and, when any error is reported, the input's items unchanged.
+ * Runs a processor over a ResourceList text (decoded by utf8.ts). Never throws: every failure becomes
+ * an error result, exit code 1 and, when any error is reported, the input's items unchanged.
  */
 export function runKrmFunction(input: string, processor: KrmProcessor): RunOutcome {
   let list: ResourceList;
@@ -26,10 +36,21 @@ export function runKrmFunction(input: string, processor: KrmProcessor): RunOutco
   } catch (error) {
     return { output: failureResourceList(resultsOf(error)), exitCode: 1 };
   }
+  const oversized = oversizedScalars(list.items, list.functionConfig, input.length);
+  if (oversized.length > 0) {
+    list.results.push(...oversized);
+    return { output: serializeResourceList(list, { keepItems: true }), exitCode: 1 };
+  }
+  const inputItems = [...list.items];
   try {
     processor(list);
   } catch (error) {
     list.results.push(...resultsOf(error));
+  }
+  if (!hasError(list.results) && alters(inputItems, list.items)) {
+    list.results.push(...escapingPaths(list.items));
+    const invalidAt = firstInvalidByte(input);
+    if (invalidAt !== -1) list.results.push(invalidUtf8Result(list, invalidAt));
   }
   const failed = hasError(list.results);
   try {

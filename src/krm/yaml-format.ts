@@ -21,6 +21,7 @@ import {
   type Tags,
   type ToStringOptions,
 } from 'yaml';
+import type { SeqIndent } from './seq-indent';
 
 type TagLike = Tags[number];
 
@@ -48,6 +49,11 @@ const FLOW_SCALAR_TOKENS = new Set(['scalar', 'single-quoted-scalar', 'double-qu
  * property, so that `clone()` (taking upstream's value) keeps it.
  */
 type Spelled = { spelling?: string };
+
+/** How a scalar was written in the input, where it was recorded (see releaseSourceTokens). */
+export function sourceSpelling(node: Node): string | undefined {
+  return (node as Spelled).spelling;
+}
 
 type Tokened = { srcToken?: { type: string; source: string } };
 
@@ -139,7 +145,24 @@ export const PARSE_OPTIONS = {
   uniqueKeys: true,
 } as const;
 
-const RENDER_DOCUMENT_OPTIONS = { ...PARSE_OPTIONS, customTags: (tags: TagLike[]) => tags.map(keepSourceSpelling) };
+/**
+ * YAML 1.1's `!!omap` and `!!set` claim every JS Map, so in a 1.1 document `setIn` would create
+ * `annotations: !!omap [...]`. They still read what is tagged so; new collections are plain maps.
+ */
+const CLAIMS_MAPS = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:set']);
+
+function plainNewCollections(tags: TagLike[]): TagLike[] {
+  return tags.map((tag) => (typeof tag === 'object' && CLAIMS_MAPS.has(tag.tag) ? { ...tag, identify: () => false } : tag));
+}
+
+const RENDER_DOCUMENT_OPTIONS = { ...PARSE_OPTIONS, customTags: (tags: TagLike[]) => plainNewCollections(tags).map(keepSourceSpelling) };
+
+/** The YAML version a document is read with: 1.2 unless a `%YAML 1.1` directive says otherwise. */
+export type YamlVersion = '1.1' | '1.2';
+
+export function yamlVersionOf(doc: Document): YamlVersion {
+  return doc.directives?.yaml.version === '1.1' ? '1.1' : '1.2';
+}
 
 export interface ParsedYaml {
   doc: Document.Parsed;
@@ -151,15 +174,51 @@ export interface ParsedYaml {
  * Parses one document. `releaseTokens` drops the parser's tokens in the same pass (see
  * releaseSourceTokens), for documents whose layout nobody needs afterwards.
  */
-export function parseYaml(text: string, { lineCounter, releaseTokens = false }: { lineCounter?: LineCounter; releaseTokens?: boolean } = {}): ParsedYaml {
-  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
+export function parseYaml(
+  text: string,
+  { lineCounter, releaseTokens = false, version }: { lineCounter?: LineCounter; releaseTokens?: boolean; version?: YamlVersion } = {},
+): ParsedYaml {
+  // Only 1.1 documents need their own tags; the others share the default schema, which is cheaper.
+  const oneOne = version === '1.1' || text.includes('%YAML');
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter, ...(version ? { version } : {}), ...(oneOne ? { customTags: plainNewCollections } : {}) });
   const hasAliases = attachSameLineComments(doc, releaseTokens);
   return { doc, hasAliases };
 }
 
-/** A document for new nodes and for rendering: its tags keep input spellings. */
-export function newDocument(): Document {
-  return new Document(undefined, RENDER_DOCUMENT_OPTIONS);
+/**
+ * A document for new nodes and for rendering: its tags keep input spellings. Nodes read under
+ * `%YAML 1.1` are rendered with that version's schema, which reads their spellings (`0755`) as
+ * they were read.
+ */
+export function newDocument(version: YamlVersion = '1.2'): Document {
+  return new Document(undefined, version === '1.1' ? { ...RENDER_DOCUMENT_OPTIONS, version } : RENDER_DOCUMENT_OPTIONS);
+}
+
+/** How a node is laid out: kyaml's sequence indentation, and the YAML version it was read with. */
+export interface RenderStyle {
+  readonly seqIndent?: SeqIndent;
+  readonly version?: YamlVersion;
+}
+
+/** The `yaml` options for a style: RENDER_OPTIONS, with wide sequences where asked. */
+export function renderOptions(style: RenderStyle = {}): ToStringOptions {
+  return style.seqIndent === 'wide' ? { ...RENDER_OPTIONS, indentSeq: true } : RENDER_OPTIONS;
+}
+
+/**
+ * A copy of an upstream node as it lands in another package: its plain strings that YAML 1.1 reads
+ * as something else (`on`, `y`, `12:30`) lose their recorded spelling, so they are written quoted.
+ * Local text keeps its spelling: the user wrote it, and re-quoting it would change lines.
+ */
+export function takenFromUpstream<T extends Node>(node: T): T {
+  const copy = node.clone() as T;
+  walk(copy, {
+    node(n) {
+      if (isScalar(n) && typeof n.value === 'string' && (n as Spelled).spelling !== undefined && (n.type === undefined || n.type === 'PLAIN')) delete (n as Spelled).spelling;
+    },
+    pair() {},
+  });
+  return copy;
 }
 
 type SourceToken = { type: string };
@@ -222,10 +281,10 @@ function attachDashLineComments(seq: YAMLSeq): void {
 }
 
 /** Renders one node as block YAML at indentation 0, without a trailing newline. */
-export function renderNode(node: Node): string {
-  const doc = newDocument();
+export function renderNode(node: Node, style: RenderStyle = {}): string {
+  const doc = newDocument(style.version);
   doc.contents = node;
-  const text = doc.toString(RENDER_OPTIONS);
+  const text = doc.toString(renderOptions(style));
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { MergeStrategy, Options } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
+import { checkCarriable } from '../krm/carriable';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError, type Result } from '../krm/results';
@@ -115,7 +116,11 @@ export function mergeUpstream(list: ResourceList, options: Options, context: Mer
   const run = new MergeRun(new SchemaRegistry(crdSchemas(all.filter(isCrd))), options.conflicts);
   const layout = packageLayout(sources);
   const fileChanges = context.fileChanges ?? new Map();
-  const packages = packageStep(buildTuples(sources, layout.scopeOf), layout, strategy, run, fileChanges);
+  const packages = packageStep(buildTuples(sources, run.results, layout.scopeOf), layout, strategy, run, fileChanges);
+  // Every version of each resource upstream has: what the merge compares, copies or writes.
+  const read = packages.tuples.filter((tuple) => tuple.upstream).flatMap((tuple) => [tuple.local, tuple.origin, tuple.upstream].filter((r): r is KrmResource => r !== undefined));
+  const readSet = new Set(read);
+  checkCarriable(read, list.items.filter((item) => !readSet.has(item)));
   STRATEGIES[strategy](packages.tuples, run, fileChangeResults(fileChanges, packages.outcomes));
 
   const tagged = new Set([...sources.origin, ...sources.upstream]);

@@ -34,6 +34,12 @@ export function scalarValue(node: Node | null | undefined): unknown {
   return isScalar(node) ? node.value : undefined;
 }
 
+/** Whether a field inside is set to an explicit null (in this map, or in maps below it). */
+export function holdsNull(node: Node | null | undefined): boolean {
+  if (isSeq(node)) return node.items.some((item) => holdsNull(item as Node));
+  return mapPairs(node ?? undefined).some((pair) => shapeOf(pair.value as Node | null) === 'null' || holdsNull(pair.value as Node | null));
+}
+
 /** Field lookup by key text, without building JS values. */
 export function getField(node: Node | undefined, key: string): Node | undefined {
   for (const pair of mapPairs(node)) if (keyText(pair.key) === key) return (pair.value as Node | null) ?? undefined;
@@ -46,18 +52,28 @@ function sameScalar(a: unknown, b: unknown): boolean {
   return Object.is(a, b) || (typeof a === 'number' && typeof b === 'number' && a === b);
 }
 
-/** Whether a map field is compared at all; kpt's bookkeeping annotations, for one, are not. */
-export type FieldFilter = (key: string) => FieldFilter | undefined | false;
+/**
+ * How two values compare where the schema knows more than their data. Every part is optional; an
+ * absent part compares plainly.
+ */
+export interface Comparison {
+  /** A map field's comparison; false: the field is not compared at all (it always stays local's). */
+  readonly field?: (key: string) => Comparison | false | undefined;
+  /** The comparison of list items. */
+  readonly items?: Comparison;
+  /** A scalar as compared; `undefined` means the same as no field (a key field's schema default). */
+  readonly canonical?: (value: unknown) => unknown;
+}
 
 /**
  * Structural equality: same data, whatever the quoting, flow style or comments. Absent and explicit
- * null differ (one is no field, the other a field set to null). `fields` says, per map key, whether
- * to compare it (false: skip) and how to compare below it.
+ * null differ (one is no field, the other a field set to null). `comparison` says what the schema
+ * adds: fields not compared, values that mean the same.
  */
-export function sameContent(a: Node | null | undefined, b: Node | null | undefined, fields?: FieldFilter): boolean {
+export function sameContent(a: Node | null | undefined, b: Node | null | undefined, comparison?: Comparison): boolean {
   if (a === b) return true;
-  // The visitors compare a subtree at each level on the way down; remember unfiltered answers.
-  if (!fields && a && b) {
+  // The visitors compare a subtree at each level on the way down; remember plain answers.
+  if (!comparison && a && b) {
     const known = SAME.get(a)?.get(b);
     if (known !== undefined) return known;
     const answer = compare(a, b, undefined);
@@ -66,7 +82,7 @@ export function sameContent(a: Node | null | undefined, b: Node | null | undefin
     row.set(b, answer);
     return answer;
   }
-  return compare(a, b, fields);
+  return compare(a, b, comparison);
 }
 
 let SAME = new WeakMap<Node, WeakMap<Node, boolean>>();
@@ -74,9 +90,22 @@ let SAME = new WeakMap<Node, WeakMap<Node, boolean>>();
 /** Starts a fresh memory of comparisons: answers hold only while the nodes are not edited. */
 export function forgetComparisons(): void {
   SAME = new WeakMap();
+  SAME_COMMENTS = new WeakMap();
 }
 
-function compare(a: Node | null | undefined, b: Node | null | undefined, fields: FieldFilter | undefined): boolean {
+const isScalarOrAbsent = (node: Node | null | undefined): boolean => shapeOf(node) === 'scalar' || shapeOf(node) === 'absent';
+
+/** A node that means "no field" to this comparison: a scalar its canonical form makes undefined. */
+function absentTo(comparison: Comparison | undefined, node: Node | null | undefined): boolean {
+  return comparison?.canonical !== undefined && shapeOf(node) === 'scalar' && comparison.canonical(scalarValue(node)) === undefined;
+}
+
+function compare(a: Node | null | undefined, b: Node | null | undefined, comparison: Comparison | undefined): boolean {
+  const canonical = comparison?.canonical;
+  if (canonical && isScalarOrAbsent(a) && isScalarOrAbsent(b)) {
+    const valueOf = (node: Node | null | undefined) => (node ? canonical(scalarValue(node)) : undefined);
+    return sameScalar(valueOf(a), valueOf(b));
+  }
   const shape = shapeOf(a);
   if (shape !== shapeOf(b)) return false;
   switch (shape) {
@@ -88,28 +117,96 @@ function compare(a: Node | null | undefined, b: Node | null | undefined, fields:
     case 'seq': {
       const left = seqItems(a as Node);
       const right = seqItems(b as Node);
-      return left.length === right.length && left.every((item, i) => sameContent(item, right[i]));
+      return left.length === right.length && left.every((item, i) => sameContent(item, right[i], comparison?.items));
     }
     case 'map': {
       const compared = (pairs: Pair<Node, Node | null>[]) => {
-        const byKey = new Map<string, { node: Node | null; below: FieldFilter | undefined }>();
+        const byKey = new Map<string, { node: Node | null; below: Comparison | undefined }>();
         for (const pair of pairs) {
           const key = keyText(pair.key);
-          const below = fields ? fields(key) : undefined;
+          const below = comparison?.field ? comparison.field(key) : undefined;
           if (below !== false) byKey.set(key, { node: pair.value as Node | null, below });
         }
         return byKey;
       };
       const left = compared(mapPairs(a as Node));
       const right = compared(mapPairs(b as Node));
-      if (left.size !== right.size) return false;
       for (const [key, { node, below }] of left) {
         const other = right.get(key);
-        if (!other || !sameContent(node, other.node, below)) return false;
+        if (other ? !sameContent(node, other.node, below) : !absentTo(below, node)) return false;
       }
+      for (const [key, { node, below }] of right) if (!left.has(key) && !absentTo(below, node)) return false;
       return true;
     }
   }
+}
+
+// -- comments ----------------------------------------------------------------------------------
+
+/** What `yaml` attaches to a node: the comment lines before it and the comment after it. */
+interface Commented {
+  commentBefore?: string | null;
+  comment?: string | null;
+}
+
+/**
+ * A node's own comments: for a scalar its line comment (and lines above it), for a map key the lines
+ * above the key and the comment after `key:`, for a collection the lines above its first entry and
+ * after its last. Absent and empty are the same.
+ */
+function ownComments(node: Node | null | undefined): [string, string] {
+  const commented = (node ?? {}) as Commented;
+  return [commented.commentBefore ?? '', commented.comment ?? ''];
+}
+
+export function sameOwnComments(a: Node | null | undefined, b: Node | null | undefined): boolean {
+  const [beforeA, afterA] = ownComments(a);
+  const [beforeB, afterB] = ownComments(b);
+  return beforeA === beforeB && afterA === afterB;
+}
+
+/** Gives `to` the own comments of `from` (none where `from` has none); says whether that changed them. */
+export function copyOwnComments(from: Node | null | undefined, to: Node): boolean {
+  if (sameOwnComments(from, to)) return false;
+  const [before, after] = ownComments(from);
+  const target = to as Commented;
+  target.commentBefore = before || undefined;
+  target.comment = after || undefined;
+  return true;
+}
+
+let SAME_COMMENTS = new WeakMap<Node, WeakMap<Node, boolean>>();
+
+/** The same comments everywhere in two values of the same data: own, on map keys, on items, below. */
+export function sameComments(a: Node | null | undefined, b: Node | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return !hasComments(a ?? b);
+  const known = SAME_COMMENTS.get(a)?.get(b);
+  if (known !== undefined) return known;
+  const answer = sameOwnComments(a, b) && sameCommentsBelow(a, b);
+  let row = SAME_COMMENTS.get(a);
+  if (!row) SAME_COMMENTS.set(a, (row = new WeakMap()));
+  row.set(b, answer);
+  return answer;
+}
+
+function hasComments(node: Node | null | undefined): boolean {
+  if (!sameOwnComments(node, undefined)) return true;
+  return seqItems(node ?? undefined).some(hasComments) || mapPairs(node ?? undefined).some((pair) => !sameOwnComments(pair.key as Node, undefined) || hasComments(pair.value));
+}
+
+function sameCommentsBelow(a: Node, b: Node): boolean {
+  if (isSeq(a) || isSeq(b)) {
+    const [left, right] = [seqItems(a), seqItems(b)];
+    return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => i).every((i) => sameComments(left[i], right[i]));
+  }
+  const right = new Map(mapPairs(b).map((pair) => [keyText(pair.key), pair]));
+  const left = new Map(mapPairs(a).map((pair) => [keyText(pair.key), pair]));
+  for (const key of new Set([...left.keys(), ...right.keys()])) {
+    const [l, r] = [left.get(key), right.get(key)];
+    if (!sameOwnComments(l?.key as Node | undefined, r?.key as Node | undefined) || !sameComments(l?.value as Node | null | undefined, r?.value as Node | null | undefined)) return false;
+  }
+  return true;
 }
 
 /** A short, one-line rendering of a value for messages. */

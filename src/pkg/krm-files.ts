@@ -3,16 +3,15 @@
  * `*.yml`, outside hidden directories and what a package's `.krmignore` names; several documents a
  * file. Every other file is a non-KRM file (src/pkg/non-krm.ts).
  */
-import { parseAllDocuments } from 'yaml';
+import { splitYamlStream, type StreamDocument } from '../krm/yaml-stream';
 import { isWithin, joinPath, KPTFILE, packageDirsOf, relativeTo, scopeOf } from './scopes';
 import type { PackageTree } from './tree';
 
-export interface PackageDocument {
+/** A document of a file: its own text, exactly as in the file, and its place there (yaml-stream.ts). */
+export interface PackageDocument extends StreamDocument {
   /** Path relative to the package root, with `/`. */
   readonly path: string;
   readonly index: number;
-  /** The document's own text, exactly as in the file. */
-  readonly text: string;
 }
 
 /** Kptfile, *.yaml, *.yml: the files kpt's update merges as resources (§8 of merge-semantics). */
@@ -52,19 +51,8 @@ function krmFilePaths(tree: PackageTree): string[] {
   return [...tree.files.keys()].filter((p) => isKrmFileName(p) && !isHidden(p) && !ignored(p)).sort();
 }
 
-/**
- * A file's documents as exact text. Markers at column 0 separate them: block content is always
- * indented, so a `---` line there is a marker. Directives need the parser.
- */
-export function splitDocuments(text: string): string[] {
-  if (/^%/m.test(text)) {
-    return parseAllDocuments(text).map((doc) => text.slice(doc.range[0], doc.range[2]));
-  }
-  return text.split(/^---[ \t]*(?:#.*)?$\n?/m).filter((part) => part.replace(/^\s*(#.*)?$/gm, '').trim() !== '' && part.trim() !== '...');
-}
-
 export interface KrmFiles {
-  /** Resource file path -> text. */
+  /** Resource file path -> text; bytes that are not UTF-8 are kept as krm/utf8.ts escapes them. */
   readonly files: ReadonlyMap<string, string>;
   readonly documents: readonly PackageDocument[];
 }
@@ -75,12 +63,7 @@ export function krmFiles(tree: PackageTree): KrmFiles {
   for (const path of krmFilePaths(tree)) {
     const text = tree.text(path)!;
     files.set(path, text);
-    splitDocuments(text).forEach((doc, index) => documents.push({ path, index, text: doc }));
+    splitYamlStream(text).forEach((doc, index) => documents.push({ ...doc, path, index }));
   }
   return { files, documents };
-}
-
-/** Joins document texts into a file, as kpt writes several documents a file. */
-export function joinDocuments(documents: readonly string[]): string {
-  return documents.map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n');
 }

@@ -5,21 +5,24 @@
  * Only what can change the result is parsed: origin and upstream files with the same text are left
  * out (they can only say "upstream did not change this"), and a local document is parsed only when a
  * changed upstream resource may be its counterpart (its identity is read by a line scan) or its
- * package is decided whole. Untouched documents keep their text; only files whose resources changed
- * are rewritten.
+ * package is decided whole. Only files whose resources changed are rewritten, and in them only the
+ * changed documents, each in its own layout (krm/document-text.ts); every other byte stays.
  */
-import { isMap, type Node } from 'yaml';
+import { isMap, type Document } from 'yaml';
 import type { MergeStrategy } from '../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { scanIdentity } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
-import { FunctionError, hasError, type Result } from '../krm/results';
-import { parseYaml, renderNode } from '../krm/yaml-format';
+import { renderAsRead, rewriteDocument } from '../krm/document-text';
+import { errorResult, FunctionError, hasError, type Result } from '../krm/results';
+import { firstInvalidByte } from '../krm/utf8';
+import { parseYaml } from '../krm/yaml-format';
+import { joinYamlStream, splitYamlStream, type DocumentFate } from '../krm/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
 import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
-import { joinDocuments, krmFiles, splitDocuments, type KrmFiles, type PackageDocument } from './krm-files';
+import { krmFiles, type KrmFiles, type PackageDocument } from './krm-files';
 import { isWithin, packageDirsOf, scopeOf } from './scopes';
 import type { PackageTree } from './tree';
 
@@ -65,25 +68,41 @@ interface ParsedDocument {
 
 class ParseError extends Error {}
 
-function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
-  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true });
+/**
+ * The document each parse came from, and for local documents their rendering as read: a changed
+ * resource is written in its document's layout (krm/document-text.ts).
+ */
+const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string }>();
+
+/** A document's parse and the KRM object it holds, if it holds one. */
+function parseResource(doc: PackageDocument): { parsed: Document; resource: KrmResource } | undefined {
+  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true, ...(doc.version ? { version: doc.version } : {}) });
   if (parsed.errors.length > 0) throw new ParseError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
+  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
+  return resource.isKrmObject ? { parsed, resource } : undefined;
+}
+
+function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
+  const read = parseResource(doc);
+  if (!read) return undefined;
+  const { parsed, resource } = read;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
-  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
-  if (!resource.isKrmObject) return undefined;
+  // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
+  sources.set(parsed, { doc, ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
   // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
-  return { resource: KrmResource.fromTree(parsed.contents, parsed, 'input'), hadEmptyAnnotations };
+  return { resource: KrmResource.fromTree(resource.node, parsed, 'input'), hadEmptyAnnotations };
 }
 
 /**
- * The resource as it goes to disk: without the annotations the command added for the function.
- * The one place the update renders a resource. Edits the node in place: nothing reads it after it
- * is written.
+ * The resource as it goes to disk: without the annotations the command added for the function, in
+ * the layout of the document it was read from (local's, or upstream's for a resource upstream
+ * added). The one place the update renders a resource. Edits the node in place: nothing reads it
+ * after it is written.
  */
 function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
   const node = resource.node;
@@ -93,7 +112,8 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
     if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
-  return `${renderNode(node as Node)}\n`;
+  const source = sources.get(resource.doc);
+  return rewriteDocument(node, resource.doc, source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}) });
 }
 
 /**
@@ -125,11 +145,11 @@ function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles):
 
 /** Whether a file's text holds a KRM object (or something the scan cannot tell apart from one). */
 function holdsKrm(path: string, text: string): boolean {
-  return splitDocuments(text).some((doc) => {
-    const scanned = scanIdentity(doc);
+  return splitYamlStream(text).some((doc, index) => {
+    const scanned = scanIdentity(doc.text);
     if (scanned) return scanned.krm;
     try {
-      return parseDocument({ path, index: 0, text: doc }, undefined) !== undefined;
+      return parseResource({ ...doc, path, index }) !== undefined;
     } catch {
       return true;
     }
@@ -207,7 +227,9 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
     const report = mergeUpstream(list, optionsConfig(options), { ...context, versionsGiven: true });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
-    return { results: list.results, report, files: writeBack(local, upstream, parsedLocal, list.items) };
+    const { files, problems } = writeBack(local, upstream, parsedLocal, list.items);
+    if (problems.length > 0) return { results: [...list.results, ...problems], files: new Map() };
+    return { results: list.results, report, files };
   } catch (error) {
     if (error instanceof ParseError) return { results: [{ severity: 'error', message: error.message }], files: new Map() };
     if (error instanceof FunctionError) return { results: error.results, files: new Map() };
@@ -227,47 +249,80 @@ function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string
 }
 
 /**
- * The files whose resources changed, keeping every other document's text; null for a file left
- * without documents. A file that now holds exactly upstream's resources, all new to it, is
- * upstream's file byte for byte (an added package, a file force-delete-replace replaced).
+ * A file whose text is not UTF-8 (krm/utf8.ts) is written back only as it was: rewriting a document
+ * of it, or copying one from it, is refused with a result naming the file.
  */
-function writeBack(local: KrmFiles, upstream: KrmFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): Map<string, string | null> {
+function notUtf8(path: string, text: string): Result | undefined {
+  const at = firstInvalidByte(text);
+  if (at === -1) return undefined;
+  const line = text.slice(0, at).split('\n').length;
+  return errorResult(`${path} is not valid UTF-8 (line ${line}) and the update would rewrite it; fix its encoding`, { file: { path } });
+}
+
+/**
+ * The files whose resources changed, every other byte of them kept (the text between documents
+ * too); null for a file left without documents. A file that now holds exactly upstream's
+ * resources, all new to it (an added package, a file force-delete-replace replaced), is upstream's
+ * file: its text between documents byte for byte, each document as diskText writes it (unchanged
+ * unless a YAML 1.1 look-alike gets its quotes). `problems`: one per file that is not UTF-8 and
+ * would be rewritten.
+ */
+function writeBack(local: KrmFiles, upstream: KrmFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { files: Map<string, string | null>; problems: Result[] } {
   const kept = new Set(items);
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
   const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  const text = (resource: KrmResource) => diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
+  // One result per file, however many of its documents are rewritten or copied.
+  const problems = new Map<string, Result>();
+  const refuse = (path: string, text: string) => {
+    const invalid = notUtf8(path, text);
+    if (invalid) problems.set(path, invalid);
+  };
+  const text = (resource: KrmResource) => {
+    const source = sources.get(resource.doc)?.doc;
+    if (source) refuse(source.path, source.text);
+    return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
+  };
   const files = new Map<string, string | null>();
   const documentsByPath = groupBy(local.documents, (d) => d.path);
   const upstreamDocuments = groupBy(upstream.documents, (d) => d.path);
+  // Upstream's documents at `path`, each with the copy of it that arrives there, when those copies are all of them.
+  const copiedFile = (path: string, fresh: readonly KrmResource[]): Map<PackageDocument, KrmResource> | undefined => {
+    const documents = upstreamDocuments.get(path) ?? [];
+    if (fresh.length === 0 || documents.length !== fresh.length) return undefined;
+    const copies = new Map<PackageDocument, KrmResource>();
+    for (const resource of fresh) {
+      const doc = sources.get(resource.doc)?.doc;
+      if (!doc || !documents.includes(doc) || copies.has(doc)) return undefined;
+      copies.set(doc, resource);
+    }
+    return new Map(documents.map((doc) => [doc, copies.get(doc)!]));
+  };
   const arrivingByPath = groupBy(arriving, (r) => r.path as string);
   const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
   for (const path of paths) {
-    let changed = false;
+    const documents = documentsByPath.get(path) ?? [];
+    const fates = new Map<PackageDocument, DocumentFate>();
     let keptLocal = false;
-    const texts: string[] = [];
-    for (const doc of documentsByPath.get(path) ?? []) {
+    for (const doc of documents) {
       const resource = parsedLocal.get(doc)?.resource;
-      if (!resource || (kept.has(resource) && resource.path === path && !resource.isChanged)) {
-        texts.push(doc.text);
+      const stays = resource !== undefined && kept.has(resource) && resource.path === path;
+      if (!resource || (stays && !resource.isChanged)) keptLocal = true;
+      else if (stays) {
+        fates.set(doc, text(resource));
         keptLocal = true;
-      } else {
-        changed = true;
-        if (kept.has(resource) && resource.path === path) {
-          texts.push(text(resource));
-          keptLocal = true;
-        }
-      }
+      } else fates.set(doc, null);
     }
     const fresh = arrivingByPath.get(path) ?? [];
-    for (const resource of fresh) {
-      texts.push(text(resource));
-      changed = true;
-    }
-    if (!changed) continue;
-    const upstreamText = upstream.files.get(path);
-    const asUpstream = !keptLocal && upstreamText !== undefined && fresh.every((r) => !origins.has(r)) && upstreamDocuments.get(path)?.length === fresh.length;
-    files.set(path, texts.length === 0 ? null : asUpstream ? upstreamText : joinDocuments(texts));
+    if (fates.size === 0 && fresh.length === 0) continue;
+    const before = local.files.get(path);
+    const copied = keptLocal ? undefined : copiedFile(path, fresh);
+    const after = copied
+      ? joinYamlStream(upstream.files.get(path)!, [...copied.keys()], new Map([...copied].map(([doc, resource]) => [doc, text(resource)])), [])
+      : joinYamlStream(before ?? '', documents, fates, fresh.map(text));
+    if (after === before) continue;
+    if (!copied && before !== undefined && after !== undefined) refuse(path, before);
+    files.set(path, after ?? null);
   }
-  return files;
+  return { files, problems: [...problems.values()] };
 }

@@ -2,6 +2,7 @@
  * A package's files in memory, wherever they were read from (a directory, a git commit): the unit
  * every update step works on. Paths are relative to the package root, with `/`.
  */
+import { decodeUtf8 } from '../krm/utf8';
 import { dirOf, isWithin, joinPath, relativeTo, ROOT } from './scopes';
 
 export interface TreeFile {
@@ -28,8 +29,10 @@ export class PackageTree {
     return new PackageTree(new Map());
   }
 
+  /** A file's text; bytes that are not UTF-8 survive as krm/utf8.ts escapes them. */
   text(path: string): string | undefined {
-    return this.files.get(path)?.bytes.toString('utf8');
+    const file = this.files.get(path);
+    return file && decodeUtf8(file.bytes);
   }
 
   /** The package below `dir`, re-rooted there. */

@@ -6,6 +6,7 @@
  */
 import type { MergeStrategy } from '../config/function-config';
 import { hasError, type Result } from '../krm/results';
+import { encodeText } from '../krm/utf8';
 import type { MergeReport, UpstreamRecord } from '../merge';
 import { isKrmFileName } from './krm-files';
 import { mergeResources, readKrmVersions, type KrmMergeOptions } from './krm-merge';
@@ -38,7 +39,7 @@ export function updateTree(local: PackageTree, origin: PackageTree, upstream: Pa
   const files = new Map(local.files);
   for (const [path, text] of merged.files) {
     if (text === null) files.delete(path);
-    else files.set(path, { bytes: Buffer.from(text, 'utf8'), mode: local.files.get(path)?.mode ?? upstream.files.get(path)?.mode ?? DEFAULT_MODE });
+    else files.set(path, { bytes: encodeText(text), mode: local.files.get(path)?.mode ?? upstream.files.get(path)?.mode ?? DEFAULT_MODE });
   }
   const nonKrm = nonKrmChanges(versions, packages, strategy);
   for (const path of nonKrm.remove) files.delete(path);

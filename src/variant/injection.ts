@@ -8,6 +8,7 @@ import type { ConfigObject } from '../config/function-config';
 import type { KrmResource } from '../krm/resource';
 import type { Result } from '../krm/results';
 import { CrdSchemas } from './crd-schema';
+import { PACKAGE_CONTEXT_NAME } from './package-items';
 import { variantSpec, type Injector } from './spec';
 import { describeItem, itemResult, type Step } from './step';
 import { syncValue } from './yaml-edit';
@@ -97,6 +98,21 @@ class Resolver {
   }
 }
 
+/**
+ * Why kpt's own objects are never injection points, or undefined for any other object. These are
+ * the objects kpt writes and reads itself, whatever their path: every Kptfile, the package context
+ * (which kpt and Porch generate), and the inventory `kpt live init` writes. Other local-config
+ * objects, function configs among them, are what the design means injection for.
+ */
+function kptOwnObject(resource: KrmResource): string | undefined {
+  if (resource.isKptfile) return 'injecting its spec would rewrite the package\'s own definition, and kpt refuses a Kptfile with fields it does not know';
+  if (resource.apiVersion === 'v1' && resource.kind === 'ConfigMap' && resource.name === PACKAGE_CONTEXT_NAME) {
+    return 'kpt and Porch generate the package context (its name and package-path are reserved); set its keys with spec.packageContext';
+  }
+  if (resource.group === 'kpt.dev' && resource.kind === 'ResourceGroup') return 'it is the inventory `kpt live` keeps of the applied resources';
+  return undefined;
+}
+
 function findPoints(items: readonly KrmResource[]): { resource: KrmResource; value: string }[] {
   return items
     .filter((item) => item.isKrmObject && item.has(['metadata', 'annotations', CONFIG_INJECTION]))
@@ -108,6 +124,11 @@ export function planInjection(variant: ConfigObject, items: readonly KrmResource
   const found = findPoints(items);
   const byType = new Map<string, KrmResource>();
   for (const { resource, value } of found) {
+    const ownObject = kptOwnObject(resource);
+    if (ownObject) {
+      errors.push(itemResult(resource, 'error', `${describeItem(resource)} is annotated "${CONFIG_INJECTION}", but kpt's own objects are never injection points: ${ownObject}; remove the annotation`, ANNOTATION_FIELD));
+      continue;
+    }
     if (value !== 'required' && value !== 'optional') {
       errors.push(itemResult(resource, 'error', `${describeItem(resource)} has invalid "${CONFIG_INJECTION}" annotation value "${value}": use required or optional`, ANNOTATION_FIELD));
     }

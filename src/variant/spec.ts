@@ -4,6 +4,7 @@
  * the messages are Porch's).
  */
 import type { ConfigObject } from '../config/function-config';
+import { asList, listEntries, type OneOrList } from '../config/one-or-list';
 import type { Result } from '../krm/results';
 import { variantError } from './step';
 
@@ -28,13 +29,20 @@ export interface VariantSpec {
   injectors?: Injector[];
 }
 
+/** The spec as written: the design writes `injectors` as one selector, Porch as a list. */
+type WrittenSpec = Omit<VariantSpec, 'injectors'> & { injectors?: OneOrList<Injector> };
+
+const writtenSpec = (variant: ConfigObject): WrittenSpec => (variant.spec ?? {}) as WrittenSpec;
+
+/** The spec in Porch's form, whichever form it was written in. */
 export function variantSpec(variant: ConfigObject): VariantSpec {
-  return (variant.spec ?? {}) as VariantSpec;
+  const spec = writtenSpec(variant);
+  return spec.injectors === undefined ? (spec as VariantSpec) : { ...spec, injectors: asList(spec.injectors) };
 }
 
 /** Porch's `validatePackageVariant` checks, in its order, apart from the package-context keys (package-context.ts). */
 export function checkControllerFields(variant: ConfigObject): Result[] {
-  const spec = variantSpec(variant);
+  const spec = writtenSpec(variant);
   const errors: Result[] = [];
   for (const side of ['upstream', 'downstream'] as const) {
     const target = spec[side];
@@ -46,8 +54,8 @@ export function checkControllerFields(variant: ConfigObject): Result[] {
       if (!target[field]) errors.push(variantError(variant, `missing required field spec.${side}.${field}`, `spec.${side}.${field}`));
     }
   }
-  (spec.injectors ?? []).forEach((injector, i) => {
-    if (injector.name === '') errors.push(variantError(variant, `spec.injectors[${i}].name must not be empty`, `spec.injectors[${i}].name`));
-  });
+  for (const { value: injector, path } of listEntries('spec.injectors', spec.injectors)) {
+    if (injector.name === '') errors.push(variantError(variant, `${path}.name must not be empty`, `${path}.name`));
+  }
   return errors;
 }

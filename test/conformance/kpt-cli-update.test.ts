@@ -23,14 +23,14 @@ const DEVIATIONS: Record<string, Deviation> = {
     check: (ours) => expect(ours).toEqual([]),
   },
   'kpt-beta56-observed-assoc-order-duplicates-scalar-list-d-yaml': {
-    readme: 'elements without their key are moved first; duplicates collapse',
+    readme: 'elements without their key are moved first or dropped; duplicates collapse',
     check: (_ours, run) => {
       expect(run.exitCode).toBe(1);
       expect(run.messages.join('\n')).toMatch(/spec\.template\.spec\.containers: two elements have name=b in local's list/);
     },
   },
   'kpt-beta56-observed-assoc-order-duplicates-scalar-list-f-yaml': {
-    readme: 'elements without their key are moved first; duplicates collapse (same package as -d-yaml)',
+    readme: 'elements without their key are moved first or dropped; duplicates collapse (same package as -d-yaml)',
     check: (_ours, run) => expect(run.exitCode).toBe(1),
   },
   'kpt-beta56-observed-atomic-list-comment-change-and-set-duplicates': {
@@ -56,7 +56,7 @@ const DEVIATIONS: Record<string, Deviation> = {
     check: (ours) => expect(byName(ours, 'renamed-annot-only-x').data).toEqual({ k: 'v2' }),
   },
   'kpt-beta56-observed-keyless-elements-and-deleted-lists': {
-    readme: 'elements without their key are moved first; duplicates collapse',
+    readme: 'elements without their key are moved first or dropped; duplicates collapse',
     check: (_ours, run) => {
       expect(run.exitCode).toBe(1);
       expect(run.messages.join('\n')).toMatch(/spec\.template\.spec\.containers: .* in local's list, which is keyed by name/);

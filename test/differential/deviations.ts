@@ -58,6 +58,9 @@ export function readmeDeviations(readme = readFileSync(join(REPO_ROOT, 'README.m
 /** Rows of the table, by what each detector recognises. */
 export const DEVIATIONS = {
   emptyMap: 'a map the merge empties (deleted on one side, emptied by upstream nulls, or each side deleting different keys) stays as `{}`',
+  emptyList: 'a list deleted locally comes back as `[]` where upstream left it alone or only removed elements',
+  keyless: 'elements without their key are moved first or dropped; duplicates collapse',
+  nameClash: 'both sides changing the key of one port leave two ports with one name',
   portDuplicated: 'upstream adding `protocol: TCP` duplicates a container port',
   stub: 'an element deleted upstream but changed locally survives as a stub',
   partial: 'an element or map deleted locally but changed upstream comes back partially',
@@ -76,6 +79,8 @@ function expectThat(ok: boolean, message: () => string): void {
 }
 
 const missing = (v: Json | undefined): boolean => v === undefined || v === null;
+
+const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
 
 function ancestorsOrSelf(path: readonly Seg[]): Seg[][] {
   return path.map((_, i) => path.slice(0, i + 1));
@@ -140,15 +145,37 @@ function withoutNulls(v: Json | undefined): Json | undefined {
 
 // -- keyed three-way expectations (for CRD lists we key) -----------------------------------------
 
+/** An element with its missing key fields at their schema default: the two spellings are one value. */
+function withKeyDefaults(rule: ListRule, e: Json | undefined): Json | undefined {
+  if (!isMapValue(e)) return e;
+  const out: Record<string, Json> = { ...e };
+  for (const [k, v] of Object.entries(rule.defaults)) if (missing(out[k])) out[k] = v;
+  return out;
+}
+
+/** `x` against `o` only removes things: fields, list elements, the value itself. */
+export function removesOnly(o: Json | undefined, x: Json | undefined): boolean {
+  if (missing(x) || same(o, x)) return true;
+  if (isMapValue(o) && isMapValue(x)) return Object.keys(x).every((k) => k in o && removesOnly(o[k], x[k]));
+  if (Array.isArray(o) && Array.isArray(x)) return x.every((e) => o.some((oe) => same(oe, e) || (isMapValue(oe) && isMapValue(e) && removesOnly(oe, e))));
+  return false;
+}
+
+/** Deleted on one side while the other deleted it too or only removed things from it. */
+function deletedOnBoth(o: Json | undefined, u: Json | undefined, l: Json | undefined): boolean {
+  return missing(l) ? removesOnly(o, u) : missing(u) && removesOnly(o, l);
+}
+
 function expectKeyedMerge(rule: ListRule, o: Json | undefined, u: Json | undefined, l: Json | undefined, ours: Json | undefined): void {
-  const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
-  const byKey = (v: Json | undefined) => new Map(list(v).map((e) => [keyOf(rule, e), e] as const));
+  const byKey = (v: Json | undefined) => new Map(list(v).map((e) => [keyOf(rule, e), withKeyDefaults(rule, e)] as const));
   const [O, U, L, W] = [byKey(o), byKey(u), byKey(l), byKey(ours)];
   for (const k of new Set([...O.keys(), ...U.keys(), ...L.keys(), ...W.keys()])) {
     const [oe, ue, le, we] = [O.get(k), U.get(k), L.get(k), W.get(k)];
     let expected: Json | undefined;
     if (same(ue, oe)) expected = le;
-    else if (same(le, oe) || same(le, ue)) expected = withoutNulls(ue);
+    else if (same(le, oe)) expected = withoutNulls(ue);
+    else if (oe !== undefined && deletedOnBoth(oe, ue, le)) expected = undefined; // deletions never conflict with deletions
+    else if (same(le, ue)) expected = le;
     else if (ue === undefined) expected = undefined; // changed locally, deleted upstream: upstream wins
     else if (le === undefined) expected = withoutNulls(ue); // deleted locally, changed upstream: upstream's whole element
     else if (isMapValue(ue) && isMapValue(le) && isMapValue(oe)) {
@@ -160,7 +187,7 @@ function expectKeyedMerge(rule: ListRule, o: Json | undefined, u: Json | undefin
       }
       expected = merged;
     } else expected = withoutNulls(ue);
-    expectThat(same(we, expected), () => `element ${k}: expected a keyed merge to give ${show(expected)}, ours is ${show(we)}`);
+    expectThat(same(we, withKeyDefaults(rule, expected)), () => `element ${k}: expected a keyed merge to give ${show(expected)}, ours is ${show(we)}`);
   }
 }
 
@@ -181,12 +208,16 @@ function emptyShell(c: ResourceCase, path: readonly Seg[], v: Json | undefined):
 const emptyMap: Detector = (c, d) => {
   const get = getter(c);
   if (!emptyShell(c, d.path, d.kpt) || d.multiplicity) return undefined;
-  // kpt's `{}` where neither version has it empty: the merge emptied it (a deletion, upstream nulls,
-  // or each side deleting different keys). We drop such a map.
-  const emptyIn = (side: 'upstream' | 'local') => emptyShell(c, d.path, get(side, d.path) ?? null) && get(side, d.path) !== undefined && get(side, d.path) !== null;
+  const emptiedList = Array.isArray(d.kpt) && d.kpt.length === 0;
+  // kpt's `{}` (or `[]`) where neither version has it empty: the merge emptied it (a deletion,
+  // upstream nulls, or each side deleting different keys). We drop such a map or list.
+  const emptyIn = (side: 'upstream' | 'local') => {
+    const v = get(side, d.path);
+    return emptiedList ? Array.isArray(v) && v.length === 0 : !missing(v) && emptyShell(c, d.path, v ?? null);
+  };
   if (emptyIn('upstream') || emptyIn('local')) return undefined;
   return {
-    deviation: DEVIATIONS.emptyMap,
+    deviation: emptiedList ? DEVIATIONS.emptyList : DEVIATIONS.emptyMap,
     where: formatPath(d.path),
     check: () => expectThat(d.ours === undefined, () => `stays deleted: expected no ${formatPath(d.path)}, ours is ${show(d.ours)}`),
   };
@@ -241,7 +272,8 @@ const stub: Detector = (c, d) => {
       where: formatPath(e),
       check: () => {
         expectThat(get('ours', e) === undefined, () => `upstream wins: expected ${formatPath(e)} removed, ours is ${show(get('ours', e))}`);
-        expectThat(hasMessage(c, 'changed locally but deleted upstream'), () => `expected an info result naming ${formatPath(e)} (changed locally but deleted upstream); results: ${c.messages.join(' | ')}`);
+        // deletions never conflict with deletions: only a local addition or change is reported
+        if (!removesOnly(o, l)) expectThat(hasMessage(c, 'changed locally but deleted upstream'), () => `expected an info result naming ${formatPath(e)} (changed locally but deleted upstream); results: ${c.messages.join(' | ')}`);
       },
     };
   }
@@ -253,13 +285,20 @@ const partial: Detector = (c, d) => {
   for (const a of ancestorsOrSelf(d.path)) {
     const o = get('origin', a);
     const u = get('upstream', a);
-    if (missing(o) || !missing(get('local', a)) || u === undefined || same(u, o) || get('kpt', a) === undefined || same(get('kpt', a), u)) continue;
+    const k = get('kpt', a);
+    // kpt's `[]` is nothing of upstream's brought back: emptyMap names it
+    if (missing(o) || !missing(get('local', a)) || u === undefined || same(u, o) || k === undefined || same(k, u) || (Array.isArray(k) && k.length === 0)) continue;
     const rule = Array.isArray(u) ? c.schema.listAt(c.kind, a) : undefined;
     return {
       deviation: DEVIATIONS.partial,
       where: formatPath(a),
       check: () => {
         const ours = get('ours', a);
+        if (removesOnly(o, u)) {
+          // deletions never conflict with deletions: upstream only removed things, so it stays deleted
+          expectThat(ours === undefined, () => `upstream only removed things from ${formatPath(a)}, which local deleted: expected it missing, ours is ${show(ours)}`);
+          return;
+        }
         if (!same(ours, u)) {
           expectThat(rule !== undefined, () => `upstream's whole value comes back: expected ${formatPath(a)} = ${show(u)}, ours is ${show(ours)}`);
           // a keyed list deleted locally: upstream's changed elements come back whole, the others stay deleted
@@ -347,6 +386,56 @@ const crdAtomic: Detector = (c, d) => {
   return undefined;
 };
 
+/** The keyed list above a difference inside one of its elements, with its rule. */
+function listAbove(c: ResourceCase, path: readonly Seg[]): { listPath: Seg[]; rule: ListRule } | undefined {
+  const i = path.findIndex((seg, j) => typeof seg !== 'string' && c.schema.listAt(c.kind, path.slice(0, j)) !== undefined);
+  return i === -1 ? undefined : { listPath: path.slice(0, i), rule: c.schema.listAt(c.kind, path.slice(0, i))! };
+}
+
+/**
+ * kpt moves elements without their key to the front, or drops them. Where only one side changed such
+ * a list, we take that side's list as it is (where both did, the merge stops: no claim here).
+ */
+const keyless: Detector = (c, d) => {
+  const above = listAbove(c, d.path);
+  if (!above) return undefined;
+  const { listPath, rule } = above;
+  const get = getter(c);
+  const lacksKey = (e: Json) => rule.keys.some((k) => !isMapValue(e) || (missing(e[k]) && rule.defaults[k] === undefined));
+  if (!(['origin', 'upstream', 'local'] as const).some((side) => list(get(side, listPath)).some(lacksKey))) return undefined;
+  const [o, u, l] = [get('origin', listPath), get('upstream', listPath), get('local', listPath)];
+  return {
+    deviation: DEVIATIONS.keyless,
+    where: formatPath(listPath),
+    check: () => {
+      const expected = same(u, o) ? l : withoutNulls(u);
+      expectThat(same(get('ours', listPath), expected), () => `the list of the side that changed it, as it is: expected ${show(expected)}, ours is ${show(get('ours', listPath))}`);
+    },
+  };
+};
+
+/**
+ * Both sides changed the key of one port (kpt keeps both: two ports with one name, which the API
+ * server rejects). We report a conflict naming both, and upstream's port stays.
+ */
+const nameClash: Detector = (c, d) => {
+  const above = listAbove(c, d.path);
+  if (!above || above.listPath[above.listPath.length - 1] !== 'ports' || above.rule.keys.includes('name')) return undefined;
+  const get = getter(c);
+  const names = (v: Json | undefined) => list(v).flatMap((e) => (isMapValue(e) && typeof e.name === 'string' ? [e.name] : []));
+  const kptNames = names(get('kpt', above.listPath));
+  if (new Set(kptNames).size === kptNames.length) return undefined;
+  return {
+    deviation: DEVIATIONS.nameClash,
+    where: formatPath(above.listPath),
+    check: () => {
+      const ours = names(get('ours', above.listPath));
+      expectThat(new Set(ours).size === ours.length, () => `one port per name: ours is ${show(get('ours', above.listPath))}`);
+      expectThat(hasMessage(c, 'would hold two elements with name'), () => `expected a conflict naming both ports; results: ${c.messages.join(' | ')}`);
+    },
+  };
+};
+
 function patternOfPath(path: readonly Seg[]): string {
   let out = '';
   for (const seg of path) out += typeof seg === 'string' ? (out ? `.${seg}` : seg) : '[]';
@@ -354,7 +443,7 @@ function patternOfPath(path: readonly Seg[]): string {
 }
 
 /** In the order tried: the more specific situations first. */
-const FIELD_DETECTORS: Detector[] = [protocolDefault, typeOnly, commentOnly, crdAtomic, stub, localNull, partial, emptyMap];
+const FIELD_DETECTORS: Detector[] = [protocolDefault, nameClash, keyless, typeOnly, commentOnly, crdAtomic, stub, localNull, partial, emptyMap];
 
 export function attributeField(c: ResourceCase, d: Difference): Claim | undefined {
   for (const detect of FIELD_DETECTORS) {

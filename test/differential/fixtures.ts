@@ -22,10 +22,14 @@ export interface KptOutcome {
 }
 
 export interface Fixture {
-  /** File name, e.g. case-007.yaml. */
+  /** File name, e.g. case-007.yaml, or rule-5-comments.yaml. */
   file: string;
-  case: number;
-  seed: number;
+  /** A seeded random case (scripts/gen-differential-fixtures.mjs): its number and seed. */
+  case?: number;
+  seed?: number;
+  /** A case of one merge rule (scripts/gen-rule-fixtures.mjs): the rule's number and what it shows. */
+  rule?: number;
+  title?: string;
   strategy: Strategy;
   ops: string[];
   origin: Files;
@@ -36,7 +40,7 @@ export interface Fixture {
 
 export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
   return readdirSync(dir)
-    .filter((f) => /^case-\d+\.yaml$/.test(f))
+    .filter((f) => /^(case-\d+|rule-\d+-[\w.-]+)\.yaml$/.test(f))
     .sort()
     .map((file) => {
       const data = parse(readFileSync(join(dir, file), 'utf8'), { maxAliasCount: -1 }) as Omit<Fixture, 'file'>;

@@ -6,8 +6,10 @@
  * bookkeeping, with keyed lists compared by key. Where it does not, the difference must be one of the
  * README's "Deviations from kpt 1.0.0-beta.56", and our output must hold the documented result there.
  * A summary (cases equal, cases per deviation) is printed once; DIFFERENTIAL_VERBOSE=1 lists every
- * attributed difference.
+ * attributed difference; DIFFERENTIAL_REPORT=file.json writes each case's outcome and deviations, to
+ * compare two versions of the merge case by case.
  */
+import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { normalise } from '../conformance/merge3-cases';
@@ -23,8 +25,8 @@ const groupOf = (doc: Doc) => {
 };
 const idOf = (doc: Doc, namespace = doc.metadata?.namespace ?? '', name = doc.metadata?.name ?? '') => `${groupOf(doc)}|${doc.kind}|${namespace}|${name}`;
 const describe_ = (id: string) => {
-  const [, kind, namespace, name] = id.split('|');
-  return `${kind} ${namespace ? `${namespace}/` : ''}${name}`;
+  const [, kind, namespace, name, path] = id.split('|');
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name}${path ? ` (${path})` : ''}`;
 };
 
 function byId<T extends { doc: Doc }>(entries: T[], key: (e: T) => string, problems: string[], what: string): Map<string, T> {
@@ -54,22 +56,31 @@ function compareFixture(f: Fixture): Verdict {
     return { outcome: 'failed', deviations, problems };
   }
 
-  const local = packageDocs(f.local).map((e) => {
-    const comment = mergeComment(e.text);
-    return { ...e, id: idOf(e.doc), originId: comment ? idOf(e.doc, comment.namespace, comment.name) : idOf(e.doc) };
-  });
   const origin = packageDocs(f.origin);
   const upstream = packageDocs(f.upstream);
+  const localDocs = packageDocs(f.local);
+  // An identity one version declares in several files is told apart by path (README), as kpt does.
+  const duplicated = new Set<string>();
+  for (const docs of [origin, upstream, localDocs]) {
+    const seen = new Set<string>();
+    for (const e of docs) (seen.has(idOf(e.doc)) ? duplicated : seen).add(idOf(e.doc));
+  }
+  const atPath = (id: string, path: string) => (duplicated.has(id) ? `${id}|${path}` : id);
+  const keyOf = (e: { doc: Doc; path: string }) => atPath(idOf(e.doc), e.path);
+  const local = localDocs.map((e) => {
+    const comment = mergeComment(e.text);
+    return { ...e, id: keyOf(e), originId: atPath(comment ? idOf(e.doc, comment.namespace, comment.name) : idOf(e.doc), e.path) };
+  });
   const kpt = packageDocs(f.kpt.files ?? {});
   const ours = outputDocs(((parse(run.output) as { items?: Doc[] }).items ?? []).filter((d) => d && typeof d === 'object'));
 
   const localById = byId(local, (e) => e.id, problems, 'local');
-  const originById = byId(origin, (e) => idOf(e.doc), problems, 'origin');
-  const upstreamById = byId(upstream, (e) => idOf(e.doc), problems, 'upstream');
+  const originById = byId(origin, keyOf, problems, 'origin');
+  const upstreamById = byId(upstream, keyOf, problems, 'upstream');
   // kpt may hold one identity twice: a resource upstream moved to another file, kept (changed) at the old path too
   const kptCopies = new Map<string, typeof kpt>();
-  for (const e of kpt) kptCopies.set(idOf(e.doc), [...(kptCopies.get(idOf(e.doc)) ?? []), e]);
-  const oursById = byId(ours, (e) => idOf(e.doc), problems, 'our output');
+  for (const e of kpt) kptCopies.set(keyOf(e), [...(kptCopies.get(keyOf(e)) ?? []), e]);
+  const oursById = byId(ours, keyOf, problems, 'our output');
 
   const crds = [...origin, ...upstream, ...local, ...kpt].filter((e) => e.doc.kind === 'CustomResourceDefinition').map((e) => e.doc as Json);
   const schema = new ListSchema(crds);
@@ -191,6 +202,22 @@ function describeDifference(c: ResourceCase, path: Seg[], kpt: Json | undefined,
   return lines.join('\n');
 }
 
+/**
+ * What each rule fixture (scripts/gen-rule-fixtures.mjs) shows against kpt: the same package where
+ * kpt's result is right, else the README row that says why ours differs.
+ */
+const RULE_VERDICTS: Record<string, Pick<Verdict, 'outcome'> & { deviations: string[] }> = {
+  'rule-1-both-null.yaml': { outcome: 'equal', deviations: [] },
+  'rule-2-deleted-lists.yaml': { outcome: 'deviations', deviations: [DEVIATIONS.emptyList] },
+  'rule-3-keyless-element.yaml': { outcome: 'deviations', deviations: [DEVIATIONS.keyless] },
+  'rule-4-schema-default.yaml': { outcome: 'equal', deviations: [] },
+  'rule-5-acm-blueprint-v0.1.1-v0.1.2.yaml': { outcome: 'equal', deviations: [] },
+  'rule-5-comments.yaml': { outcome: 'equal', deviations: [] },
+  'rule-6-blueprint-attribution.yaml': { outcome: 'equal', deviations: [] },
+  'rule-7-anthos-cluster-acm-v0.1.1-v0.1.2.yaml': { outcome: 'equal', deviations: [] },
+  'rule-8-port-names.yaml': { outcome: 'deviations', deviations: [DEVIATIONS.nameClash] },
+};
+
 const fixtures = loadFixtures();
 const LISTED = new Set(readmeDeviations());
 const verdicts = new Map<string, Verdict>();
@@ -199,6 +226,11 @@ describe('differential: the function against recorded kpt 1.0.0-beta.56 `kpt pkg
   afterAll(() => {
     const lines = summaryLines('differential vs kpt', verdicts);
     console.log(lines.join('\n'));
+    const report = process.env.DIFFERENTIAL_REPORT;
+    if (report) {
+      const byCase = Object.fromEntries([...verdicts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, v]) => [file, { outcome: v.outcome, deviations: [...v.deviations].sort() }]));
+      writeFileSync(report, `${JSON.stringify(byCase, null, 2)}\n`);
+    }
   });
 
   it('attributes differences only to rows of the README table (or names the row missing)', () => {
@@ -211,12 +243,17 @@ describe('differential: the function against recorded kpt 1.0.0-beta.56 `kpt pkg
     expect(new Set(fixtures.map((f) => f.strategy))).toEqual(new Set(['resource-merge', 'fast-forward', 'force-delete-replace']));
   });
 
+  it('has a recorded case for each rule of issue 12', () => {
+    expect(fixtures.filter((f) => f.rule !== undefined).map((f) => f.file)).toEqual(Object.keys(RULE_VERDICTS).sort());
+  });
+
   it.each(fixtures.map((f) => [`${f.file} (${f.strategy})`, f] as const))('%s', (_name, f) => {
     const verdict = compareFixture(f);
     verdicts.set(f.file, verdict);
+    if (f.rule !== undefined) expect({ outcome: verdict.outcome, deviations: [...verdict.deviations] }).toEqual(RULE_VERDICTS[f.file]);
     if (verdict.problems.length) {
       throw new Error(
-        `${f.file} (seed ${f.seed}, ${f.strategy}) differs from kpt:\n\n${verdict.problems.join('\n\n')}\n\nedits:\n${f.ops.map((o) => `  ${o}`).join('\n')}`,
+        `${f.file} (${f.rule !== undefined ? `rule ${f.rule}` : `seed ${f.seed}`}, ${f.strategy}) differs from kpt:\n\n${verdict.problems.join('\n\n')}\n\nedits:\n${f.ops.map((o) => `  ${o}`).join('\n')}`,
       );
     }
   });

@@ -2,45 +2,8 @@
  * The fan-out through the whole function (runKrmFunction): the issue's bad inputs, each a clear
  * error with nothing written, and how re-runs treat earlier output.
  */
-import { parse } from 'yaml';
-import { resourceList, runFunction } from '../helpers';
-
-const repo = (name: string, labels = '{}', namespace = '') =>
-  `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}  labels: ${labels}`;
-const FLEET = [repo('cluster-01', '{env: prod, region: eu}'), repo('cluster-02', '{env: prod, region: us}')];
-
-/** A PackageVariantSet whose targets (YAML under `targets:`, indented 2) are given. */
-const pvs = (targets: string, upstream = 'repo: catalog\n    package: base\n    revision: 1') => `apiVersion: config.porch.kpt.dev/v1alpha2
-kind: PackageVariantSet
-metadata:
-  name: fleet
-spec:
-  upstream:
-    ${upstream}
-  targets:
-${targets.replace(/^/gm, '  ')}
-`;
-
-const REF = { apiVersion: 'config.porch.kpt.dev/v1alpha2', kind: 'PackageVariantSet', name: 'fleet' };
-
-function items(output: string): unknown[] {
-  return (parse(output) as { items: unknown[] }).items;
-}
-
-/** Runs a failing case: exit 1, the items as they came in, the error results. */
-function failing(input: string) {
-  const outcome = runFunction(input);
-  expect(outcome.exitCode).toBe(1);
-  expect(items(outcome.output)).toEqual(items(input));
-  return outcome.results;
-}
-
-function succeeding(input: string) {
-  const outcome = runFunction(input);
-  expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
-  expect(outcome.exitCode).toBe(0);
-  return { ...outcome, variants: (items(outcome.output) as { kind: string; metadata: { name: string } }[]).filter((i) => i.kind === 'PackageVariant') };
-}
+import { resourceList } from '../helpers';
+import { failing, FLEET, items, pvs, REF, repo, succeeding } from './fanout-helpers';
 
 describe('bad input: a clear error, exit 1, nothing written', () => {
   it('two target types in one target', () => {

@@ -70,6 +70,27 @@ describe('selecting', () => {
     expect(unrolled([{ objectSelector: { apiVersion: 'config.porch.kpt.dev/v1alpha1', kind: 'Repository', name: 'c2' } }], fleet).map((c) => c.object)).toEqual(['c2']);
   });
 
+  it('packageNames under a repositorySelector: one context per selected Repository and name, in the order listed', () => {
+    expect(unrolled([{ repositorySelector: { matchLabels: { env: 'prod' }, packageNames: ['b', 'a'] } }], fleet)).toEqual([
+      { repo: 'c1', pkg: 'b', object: 'c1' },
+      { repo: 'c1', pkg: 'a', object: 'c1' },
+      { repo: 'c3', pkg: 'b', object: 'c3' },
+      { repo: 'c3', pkg: 'a', object: 'c3' },
+    ]);
+  });
+
+  it('packageNames under an objectSelector likewise; without names or with an empty list, the upstream package', () => {
+    const teams: ConfigObject[] = ['t2', 't1'].map((name) => ({ apiVersion: 'example.com/v1', kind: 'Team', metadata: { name, labels: { org: 'hr' } } }));
+    const selector = { apiVersion: 'example.com/v1', kind: 'Team', matchLabels: { org: 'hr' } };
+    expect(unrolled([{ objectSelector: { ...selector, packageNames: ['ns'] } }], teams)).toEqual([
+      { repo: 't1', pkg: 'ns', object: 't1' },
+      { repo: 't2', pkg: 'ns', object: 't2' },
+    ]);
+    for (const packageNames of [undefined, []]) {
+      expect(unrolled([{ objectSelector: { ...selector, ...(packageNames ? { packageNames } : {}) } }], teams).map((c) => c.pkg)).toEqual(['up', 'up']);
+    }
+  });
+
   it('no match is not an error: the target yields nothing', () => {
     expect(unrolled([{ repositorySelector: { matchLabels: { env: 'qa' } } }], fleet)).toEqual([]);
   });
@@ -120,6 +141,35 @@ describe("Porch's upstream lookup vector", () => {
       spec: { repository: 'my-repo', packageName: 'my-package', workspaceName: 'draft-ws', revision: 0 },
     };
     expect(findUpstream(new ObjectIndex([draft], []), setWith([], undefined, { repo: 'my-repo', package: 'my-package', workspaceName: 'v1' }))).toBeUndefined();
+  });
+});
+
+describe('the upstream revision, as a name or a number', () => {
+  const revision = (name: string, spec: Record<string, unknown>): ConfigObject => ({
+    apiVersion: 'porch.kpt.dev/v1alpha1',
+    kind: 'PackageRevision',
+    metadata: { name },
+    spec: { repository: 'catalog', packageName: 'base-ns', ...spec },
+  });
+  const revisions = [
+    revision('published-3', { revision: 3, workspaceName: 'ws-3' }),
+    revision('tagged-v1', { revision: 'v1', workspaceName: 'ws-v1' }),
+    revision('draft-v2', { revision: 0, workspaceName: 'v2' }),
+    revision('named-4', { revision: 5, workspaceName: '4' }),
+  ];
+  const found = (upstream: Upstream) => findUpstream(new ObjectIndex(revisions, []), setWith([], undefined, { repo: 'catalog', package: 'base-ns', ...upstream }))?.name;
+
+  it.each([
+    ['a number matches the revision number', { revision: 3 }, 'published-3'],
+    ["a name matches a revision written as a name (the design's v1)", { revision: 'v1' }, 'tagged-v1'],
+    ['a name matches a workspace name', { revision: 'v2' }, 'draft-v2'],
+    ['a name matches a workspace name that looks like a number', { revision: '4' }, 'named-4'],
+    ['a number never matches a workspace name', { revision: 4 }, undefined],
+    ['a name never matches a revision number', { revision: '3' }, undefined],
+    ['a name matches nothing else', { revision: 'v9' }, undefined],
+    ['workspaceName still matches on its own', { workspaceName: 'ws-3' }, 'published-3'],
+  ] as const)('%s', (_what, upstream, expected) => {
+    expect(found(upstream)).toBe(expected);
   });
 });
 

@@ -70,6 +70,17 @@ describe('package scopes in the function', () => {
     expect(out.messages).toContain('subpackage "ext" has its own upstream (https://example.com/ext /ext@v1): it is not part of this merge; update it from there');
   });
 
+  it('tells apart by path an identity a subpackage declares twice, within that subpackage only', () => {
+    const twice = (source: Source, value: string) => [item('a/more.yaml', cm('config', value), source)];
+    const out = run([...version(undefined, {}, twice(undefined, 'm')), ...version('original', {}, twice('original', 'm')), ...version('updated', { a: 'a2', root: 'r2' }, twice('updated', 'm2'))]);
+    expect(out.exitCode).toBe(0);
+    expect(out.at('a/cm.yaml')!.data.v).toBe('a2');
+    expect(out.at('a/more.yaml')!.data.v).toBe('m2');
+    expect(out.at('cm.yaml')!.data.v).toBe('r2');
+    const warnings = out.results.filter((r) => r.severity === 'warning').map((r) => String(r.message));
+    expect(warnings).toEqual([expect.stringMatching(/^ConfigMap config is declared more than once in one version of the package \(origin: a\/cm\.yaml, a\/more\.yaml; upstream: a\/cm\.yaml, a\/more\.yaml; local: a\/cm\.yaml, a\/more\.yaml\)/)]);
+  });
+
   it("force-delete-replace replaces a subpackage's Kptfile whole", () => {
     const root = (description: string, source: Source) => item('Kptfile', kptfile('pkg', `info:\n  description: ${description}\n`), source);
     const sub = (description: string, source: Source) => item('a/Kptfile', kptfile('a', `info:\n  description: ${description}\n  keywords: [x]\n`), source);

@@ -181,3 +181,42 @@ describe('directory mode on disk', () => {
     expect([...after.files].map(([p, f]) => [p, f.bytes.toString()])).toEqual([...before.files].map(([p, f]) => [p, f.bytes.toString()]));
   });
 });
+
+describe('resource files keep their text around the documents', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pv-pkg-text-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (origin: Files, upstream: Files, local: Files) => {
+    writeFiles(join(dir, 'origin'), origin);
+    writeFiles(join(dir, 'upstream'), upstream);
+    writeFiles(join(dir, 'local'), local);
+    const outcome = updateFromDirectories({ local: join(dir, 'local'), origin: join(dir, 'origin'), upstream: join(dir, 'upstream') });
+    expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
+    return { outcome, read: (path: string) => readFileSync(join(dir, 'local', path), 'utf8') };
+  };
+  const LICENCE = '# Copyright 2024 Example Authors\n#\n# Licensed under the Apache License, Version 2.0\n';
+  const file = (a: string, b: string) => `${LICENCE}---\n${configMap('first', { v: a })}--- # the second one\n${configMap('second', { v: b })}`;
+
+  it('a licence header before the first `---` stays when a resource of the file changes', () => {
+    const { outcome, read } = run({ Kptfile: kptfile('pkg'), 'cm.yaml': file('1', 'x') }, { Kptfile: kptfile('pkg'), 'cm.yaml': file('2', 'x') }, { Kptfile: kptfile('pkg'), 'cm.yaml': file('1', 'mine') });
+    expect(outcome.plan!.writes.map((w) => w.path)).toEqual(['cm.yaml']);
+    expect(read('cm.yaml')).toBe(file('2', 'mine'));
+  });
+
+  it('a file without documents (comments only) is left as it is', () => {
+    const notes = '# resources go here\n';
+    const { outcome, read } = run({ Kptfile: kptfile('pkg'), 'cm.yaml': configMap('c', { v: '1' }) }, { Kptfile: kptfile('pkg'), 'cm.yaml': configMap('c', { v: '2' }) }, { Kptfile: kptfile('pkg'), 'cm.yaml': configMap('c', { v: '1' }), 'notes.yaml': notes });
+    expect(outcome.plan!.writes.map((w) => w.path)).toEqual(['cm.yaml']);
+    expect(outcome.plan!.removes).toEqual([]);
+    expect(read('notes.yaml')).toBe(notes);
+  });
+
+  it('a file upstream adds is its upstream text: header, markers and comments between documents', () => {
+    const added = `${LICENCE}---\n${configMap('first', { v: '1' })}---\n# between\n---\n${configMap('second', { v: '2' })}...\n`;
+    const { read } = run({ Kptfile: kptfile('pkg') }, { Kptfile: kptfile('pkg'), 'new.yaml': added }, { Kptfile: kptfile('pkg') });
+    expect(read('new.yaml')).toBe(added);
+  });
+});

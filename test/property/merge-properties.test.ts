@@ -315,6 +315,28 @@ function genPackage(g: G): Pkg {
     const name = NAMES[kind]!.find((n) => !pkg.some((r) => r.kind === kind && (r.metadata as JsonMap).name === n));
     if (name) pkg.push(genResource(g, kind, name));
   }
+  return uniquePortNames(pkg);
+}
+
+/** The port lists of a resource (Service ports, each container's ports). */
+function portLists(r: Resource): JsonMap[][] {
+  const spec = r.spec as JsonMap | undefined;
+  if (r.kind === 'Service') return Array.isArray(spec?.ports) ? [spec.ports as JsonMap[]] : [];
+  if (!WORKLOADS.has(String(r.kind))) return [];
+  const pod = ((spec?.template as JsonMap | undefined)?.spec as JsonMap | undefined) ?? {};
+  return (Array.isArray(pod.containers) ? (pod.containers as JsonMap[]) : []).flatMap((c) => (Array.isArray(c.ports) ? [c.ports as JsonMap[]] : []));
+}
+
+/** A valid version names each port of a list once (Kubernetes rejects two with one name): later namesakes lose the name. */
+function uniquePortNames(pkg: Pkg): Pkg {
+  for (const list of pkg.flatMap(portLists)) {
+    const seen = new Set<Json>();
+    for (const port of list) {
+      if (port.name === undefined) continue;
+      if (seen.has(port.name)) delete port.name;
+      else seen.add(port.name);
+    }
+  }
   return pkg;
 }
 
@@ -447,7 +469,7 @@ function freeMap(kind: string, fp: readonly string[]): { keys: readonly string[]
 function scalarPool(fieldName: string, current: Json): readonly Json[] {
   if (typeof current === 'number') return INTS.concat(PORTS);
   if (typeof current === 'boolean') return [true, false];
-  const pools: Record<string, readonly Json[]> = { image: IMAGES, args: ARGS, cpu: QUANTITIES, memory: QUANTITIES, storage: ['1Gi', '10Gi', '0755'] };
+  const pools: Record<string, readonly Json[]> = { image: IMAGES, args: ARGS, cpu: QUANTITIES, memory: QUANTITIES, storage: ['1Gi', '10Gi', '0755'], name: PORT_NAMES };
   return (pools[fieldName] ?? VALUES).filter((v) => typeof v === 'string');
 }
 
@@ -585,8 +607,10 @@ function applyEdit(g: G, pkg: Pkg, edit: Edit): string | undefined {
   }
 }
 
-/** A version derived from origin: first a few fields set to null, then other edits. */
-function derive(g: G, origin: Pkg, log: string[]): Pkg {
+const DELETIONS: readonly Edit[] = ['remove-key', 'remove-element', 'remove-resource'];
+
+/** A version derived from origin: first a few fields set to null, then other edits (of the kinds given). */
+function derive(g: G, origin: Pkg, log: string[], kinds: readonly Edit[] = EDITS): Pkg {
   const pkg = clone(origin);
   // Nulls go first so that they land on fields origin has: a null inside a subtree an edit adds
   // is a case the README leaves open (is it "an upstream null" or part of a new value?).
@@ -597,10 +621,10 @@ function derive(g: G, origin: Pkg, log: string[]): Pkg {
   }
   const edits = g.int(0, 6);
   for (let i = 0; i < edits; i += 1) {
-    const done = applyEdit(g, pkg, g.pick(EDITS));
+    const done = applyEdit(g, pkg, g.pick(kinds));
     if (done) log.push(done);
   }
-  return pkg;
+  return uniquePortNames(pkg);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -614,43 +638,50 @@ function hash(text: string): number {
 }
 
 /**
- * Styles a version's nodes from its seed (0: plain): flow collections, quoted strings, comments.
- * None of these is a change.
+ * How a version is written: `shape` places flow collections and comments, `quotes` quotes strings
+ * (0: plain). Quoting and flow style are never changes; comments are upstream's rewrite, taken where
+ * local left a value as origin had it (README), so a version "equal to origin" shares origin's shape.
  */
-function style(node: Node | null, seed: number, path: string, inFlow: boolean): void {
-  if (!node || seed === 0) return;
-  const h = hash(`${seed}:${path}`);
+interface Styling {
+  shape: number;
+  quotes: number;
+}
+
+function style(node: Node | null, seeds: Styling, path: string, inFlow: boolean): void {
+  if (!node) return;
+  const h = hash(`${seeds.shape}:${path}`);
   if (isScalar(node)) {
-    if (typeof node.value === 'string' && path !== '') {
-      if (h % 5 === 0) node.type = 'QUOTE_DOUBLE';
-      else if (h % 5 === 1) node.type = 'QUOTE_SINGLE';
+    const q = hash(`${seeds.quotes}:${path}`);
+    if (seeds.quotes !== 0 && typeof node.value === 'string' && path !== '') {
+      if (q % 5 === 0) node.type = 'QUOTE_DOUBLE';
+      else if (q % 5 === 1) node.type = 'QUOTE_SINGLE';
     }
-    if (!inFlow && h % 13 === 2) node.comment = ' trailing note';
+    if (seeds.shape !== 0 && !inFlow && h % 13 === 2) node.comment = ' trailing note';
     return;
   }
   if (!isMap(node) && !isSeq(node)) return;
   const scalarsOnly = (node.items as unknown[]).every((item) => (isMap(node) ? isScalar((item as { value: unknown }).value) || (item as { value: unknown }).value === null : isScalar(item)));
-  const flow = inFlow || (path !== '' && scalarsOnly && h % 4 === 3);
+  const flow = inFlow || (seeds.shape !== 0 && path !== '' && scalarsOnly && h % 4 === 3);
   if (flow) node.flow = true;
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = pair.key as Node;
       const sub = `${path}.${String(isScalar(key) ? key.value : key)}`;
-      if (!flow && isScalar(key) && hash(`${seed}:${sub}#`) % 11 === 0) key.commentBefore = ' a comment';
-      style(pair.value as Node | null, seed, sub, flow);
+      if (seeds.shape !== 0 && !flow && isScalar(key) && hash(`${seeds.shape}:${sub}#`) % 11 === 0) key.commentBefore = ' a comment';
+      style(pair.value as Node | null, seeds, sub, flow);
     }
   } else {
-    (node as YAMLSeq).items.forEach((item, i) => style(item as Node, seed, `${path}[${i}]`, flow));
+    (node as YAMLSeq).items.forEach((item, i) => style(item as Node, seeds, `${path}[${i}]`, flow));
   }
 }
 
 /** One item's YAML text: the resource with its path annotations and, for tagged versions, its source. */
-function render(r: Resource, tag: 'original' | 'updated' | undefined, seed: number): string {
+function render(r: Resource, tag: 'original' | 'updated' | undefined, seeds: Styling): string {
   const data = clone(r);
   const meta = data.metadata as JsonMap;
   meta.annotations = { ...((meta.annotations as JsonMap | undefined) ?? {}), [PATH]: fileOf(r), [INDEX]: '0', ...(tag ? { [MERGE_SOURCE]: tag } : {}) };
   const doc = new Document(data);
-  style(doc.contents as Node, seed, '', false);
+  style(doc.contents as Node, seeds, '', false);
   return doc.toString({ lineWidth: 0 });
 }
 
@@ -659,18 +690,23 @@ interface Scenario {
   upstream: Pkg;
   local: Pkg;
   log: { upstream: string[]; local: string[] };
-  seeds: { origin: number; upstream: number; local: number; order: number };
+  seeds: { origin: Styling; upstream: Styling; local: Styling; order: number };
 }
 
-type Relation = 'independent' | 'upstream=origin' | 'local=origin' | 'local=upstream';
+/** How upstream and local relate to origin: `deletions`: each side only deleted things (fields, elements, resources, nulls). */
+type Relation = 'independent' | 'upstream=origin' | 'local=origin' | 'local=upstream' | 'deletions';
 
 function scenario(g: G, relation: Relation): Scenario {
   const origin = genPackage(g);
   const log = { upstream: [] as string[], local: [] as string[] };
-  const upstream = relation === 'upstream=origin' ? clone(origin) : derive(g, origin, log.upstream);
-  const local = relation === 'local=origin' ? clone(origin) : relation === 'local=upstream' ? clone(upstream) : derive(g, origin, log.local);
+  const kinds = relation === 'deletions' ? DELETIONS : EDITS;
+  const upstream = relation === 'upstream=origin' ? clone(origin) : derive(g, origin, log.upstream, kinds);
+  const local = relation === 'local=origin' ? clone(origin) : relation === 'local=upstream' ? clone(upstream) : derive(g, origin, log.local, kinds);
   const seed = () => (g.bool(0.8) ? g.int(1, 1_000_000) : 0);
-  return { origin, upstream, local, log, seeds: { origin: seed(), upstream: seed(), local: seed(), order: seed() } };
+  const styling = (): Styling => ({ shape: seed(), quotes: seed() });
+  const seeds = { origin: styling(), upstream: styling(), local: styling(), order: seed() };
+  if (relation === 'upstream=origin') seeds.upstream.shape = seeds.origin.shape;
+  return { origin, upstream, local, log, seeds };
 }
 
 /** Deterministic shuffle (seed 0: as given). */
@@ -825,6 +861,17 @@ function expectedFromUpstream(kind: string, fp: readonly string[], u: Json, o: J
   return (u as JsonMap[]).map((e) => expectedFromUpstream(kind, [...fp, '[]'], e, oKids.get(`[${rule.id(e)}]`)?.v) as Json);
 }
 
+/** Upstream's package as it lands over origin (expectedFromUpstream for each resource origin holds). */
+function expectedOverOrigin(s: Scenario): Resource[] {
+  const origin = byIdentity(asData(s.origin));
+  return asData(s.upstream).flatMap((r) => {
+    const o = origin.get(identity(r));
+    if (!o) return [r];
+    const e = expectedFromUpstream(String(r.kind), [], r, o);
+    return e === DROP ? [] : [e as Resource];
+  });
+}
+
 /**
  * No invented `{}` or `[]`, no stubs. At every position of the output:
  * - an empty map or list is empty in upstream or in local;
@@ -955,22 +1002,16 @@ describe('three-way merge properties', () => {
   it('merge(o, u, o) = u: over an unchanged local package, upstream comes out as data', () => {
     check('local=origin', (s) => {
       const output = merged(buildInput(s).text, s);
-      const origin = byIdentity(asData(s.origin));
-      const expected = asData(s.upstream).flatMap((r) => {
-        const o = origin.get(identity(r));
-        if (!o) return [r];
-        const e = expectedFromUpstream(String(r.kind), [], r, o);
-        return e === DROP ? [] : [e as Resource];
-      });
-      const problem = sameSet(canonicalAll(outputItems(output)), canonicalAll(expected));
+      const problem = sameSet(canonicalAll(outputItems(output)), canonicalAll(expectedOverOrigin(s)));
       if (problem) fail(`merge(o, u, o) is not upstream: ${problem}`, s, output);
     });
   });
 
   it('merge(o, u, u) = u: when local made upstream\'s changes, upstream comes out as data', () => {
+    // A field both set to null is one both removed (README): it goes, as in merge(o, u, o).
     check('local=upstream', (s) => {
       const output = merged(buildInput(s).text, s);
-      const problem = sameSet(outputItems(output), asData(s.upstream));
+      const problem = sameSet(canonicalAll(outputItems(output)), canonicalAll(expectedOverOrigin(s)));
       if (problem) fail(`merge(o, u, u) is not upstream: ${problem}`, s, output);
     });
   });
@@ -1028,4 +1069,118 @@ describe('three-way merge properties', () => {
       if (problems.length) fail(problems.join('\n'), s, output);
     });
   });
+
+  it('deleting on both sides never conflicts: with conflicts: error the merge still succeeds', () => {
+    check('deletions', (s) => {
+      const input = buildInput(s).text.replace(/\n$/, `\n${ERROR_ON_CONFLICT}`);
+      const outcome = runFunction(input);
+      const conflicts = outcome.results.filter((r) => /merge conflict/.test(String(r.message)));
+      if (outcome.exitCode !== 0 || conflicts.length) fail(`deletions conflicted (exit ${outcome.exitCode}): ${outcome.results.map((r) => r.message).join(' | ')}`, s, outcome.output);
+    });
+  });
+
+  it('merge(o, u, l) never holds two elements with one key, nor two Service or container ports with one name', () => {
+    const body = (s: Scenario) => {
+      const output = merged(buildInput(s).text, s);
+      const problems: string[] = [];
+      for (const r of outputItems(output)) {
+        duplicateKeys(String(r.kind), [], r, identity(r), problems);
+        for (const list of portLists(r)) {
+          const names = list.map((p) => p.name).filter((n) => n !== undefined);
+          if (new Set(names).size !== names.length) problems.push(`${identity(r)} has two ports with one name: ${JSON.stringify(list)}`);
+        }
+      }
+      if (problems.length) fail(problems.join('\n'), s, output);
+    };
+    check('independent', body);
+    // Packages whose edits are all to named ports: renumbered, renamed, added, removed on both sides.
+    fc.assert(
+      fc.property(fc.gen(), (gen) => body(portScenario(drawer(gen)))),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('a missing key field and its schema default are interchangeable in any slot', () => {
+    fc.assert(
+      fc.property(fc.gen(), (gen) => {
+        const g = drawer(gen);
+        const s = scenario(g, 'independent');
+        const slot = g.pick(['origin', 'upstream', 'local'] as const);
+        const respelled: Scenario = { ...s, [slot]: respell(g, clone(s[slot])) };
+        const [a, b] = [runFunction(buildInput(s).text), runFunction(buildInput(respelled).text)];
+        if (a.exitCode !== b.exitCode) fail(`respelling ${slot}'s default keys changed the exit code from ${a.exitCode} to ${b.exitCode}`, respelled, b.output);
+        if (a.exitCode !== 0) return;
+        const data = (output: string) => canonicalAll(outputItems(output).map((r) => withDefaults(String(r.kind), [], r) as Resource));
+        const problem = sameSet(data(b.output), data(a.output));
+        if (problem) fail(`respelling ${slot}'s default keys changed the merge: ${problem}`, respelled, b.output);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
 });
+
+/** A Service and a Deployment with named ports; each side renumbers, renames, adds and removes ports (valid: unique ports and names). */
+function portScenario(g: G): Scenario {
+  const ports = (field: string): JsonMap[] =>
+    g.pick([[0, 1], [1, 2, 3], [0, 2]]).map((i) => ({ name: PORT_NAMES[i]!, [field]: PORTS[i]!, ...(g.bool(0.3) ? { protocol: 'TCP' } : {}) }));
+  const origin: Pkg = [
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: ports('port') } },
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'app', image: 'app:1', ports: ports('containerPort') }] } } } },
+  ];
+  const edit = (pkg: Pkg, log: string[]): Pkg => {
+    for (let n = g.int(1, 3); n > 0; n -= 1) {
+      const lists = pkg.flatMap(portLists);
+      const list = g.pick(lists);
+      const field = list === lists[0] ? 'port' : 'containerPort';
+      const freePort = PORTS.concat([9000, 9090, 8081]).filter((p) => !list.some((e) => e[field] === p));
+      const freeName = PORT_NAMES.concat(['grpc']).filter((name) => !list.some((e) => e.name === name));
+      const what = g.pick(['renumber', 'rename', 'add', 'remove'] as const);
+      const port = list.length ? g.pick(list) : undefined;
+      if (what === 'add' || !port) list.push({ name: g.pick(freeName), [field]: g.pick(freePort) });
+      else if (what === 'renumber') port[field] = g.pick(freePort);
+      else if (what === 'rename') port.name = g.pick(freeName);
+      else list.splice(list.indexOf(port), 1);
+      log.push(`${what} a port of ${field}`);
+    }
+    return pkg;
+  };
+  const log = { upstream: [] as string[], local: [] as string[] };
+  const plainStyle = { shape: 0, quotes: 0 };
+  return { origin, upstream: edit(clone(origin), log.upstream), local: edit(clone(origin), log.local), log, seeds: { origin: plainStyle, upstream: plainStyle, local: plainStyle, order: 0 } };
+}
+
+const ERROR_ON_CONFLICT = 'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: options\n  data:\n    conflicts: error\n';
+
+/** Keyed lists at and below `v` that hold one key twice. */
+function duplicateKeys(kind: string, fp: readonly string[], v: Json, at: string, problems: string[]): void {
+  const kids = children(kind, fp, v);
+  if (Array.isArray(v) && typeof listRule(kind, fp) === 'object' && kids.size !== v.length) problems.push(`${at} holds one key twice: ${JSON.stringify(v)}`);
+  for (const [k, child] of kids) duplicateKeys(kind, child.fp, child.v, `${at}${k}`, problems);
+}
+
+/** Each keyed element's default key (protocol, zone) written out or left out, at random. */
+function respell(g: G, pkg: Pkg): Pkg {
+  for (const r of pkg) {
+    for (const p of positions(r)) {
+      const v = valueAt(p);
+      const def = parentList(p) && isObj(v) ? defaultKey(p.kind, p.fp.slice(0, -1)) : undefined;
+      if (!def || !isObj(v) || !g.bool()) continue;
+      if (v[def.key] === undefined) v[def.key] = def.value;
+      else if (v[def.key] === def.value) delete v[def.key];
+    }
+  }
+  return pkg;
+}
+
+/** Every keyed element with its default key written out. */
+function withDefaults(kind: string, fp: readonly string[], v: Json): Json {
+  if (Array.isArray(v)) {
+    const def = defaultKey(kind, fp);
+    return v.map((e) => {
+      const filled = isObj(e) && def && e[def.key] === undefined ? { ...e, [def.key]: def.value } : e;
+      return withDefaults(kind, [...fp, '[]'], filled);
+    });
+  }
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withDefaults(kind, [...fp, k], x)]));
+  return v;
+}

@@ -263,7 +263,7 @@ describe('PackageVariant schema errors', () => {
   });
 
   it('every problem is reported, not only the first', () => {
-    const pv = VALID_PV.replace('region: eu-west', 'replicas: 3').replace('revision: 1', 'revision: latest');
+    const pv = VALID_PV.replace('region: eu-west', 'replicas: 3').replace('revision: 1', 'revision: -1');
     const errors = runFailing(resourceList(ITEMS, pv));
     expect(errors.map((e) => (e.field as { path: string }).path).sort()).toEqual(['spec.packageContext.data.replicas', 'spec.upstream.revision']);
   });
@@ -280,6 +280,42 @@ describe('PackageVariant schema errors', () => {
   it('file.path is absent without a path annotation', () => {
     const errors = runFailing(resourceList(ITEMS, VALID_PV.replace('region: eu-west', 'replicas: 3')));
     expect(errors[0]!.file).toBeUndefined();
+  });
+
+  it.each([
+    ['1.5', 'must be a string or an integer'],
+    ['true', 'must be a string or an integer'],
+    ['[v1]', 'must be a string or an integer'],
+    ['""', 'must not be empty'],
+    ['-1', 'must not be negative'],
+  ])('revision: %s is an error naming the field and its line, in a PackageVariant and a PackageVariantSet', (revision, problem) => {
+    for (const [config, what] of [
+      [VALID_PV, 'PackageVariant my-pv'],
+      [VALID_PVS, 'PackageVariantSet my-pvs'],
+    ] as const) {
+      const input = resourceList(ITEMS, config.replace('revision: 1', `revision: ${revision}`));
+      const errors = runFailing(input);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.field).toEqual({ path: 'spec.upstream.revision' });
+      const line = lineContaining(input, 'revision:');
+      const column = input.split('\n')[line - 1]!.indexOf(revision) + 1;
+      expect(errors[0]!.message).toBe(`${what}: spec.upstream.revision: ${problem} (line ${line}, column ${column} of the ResourceList)`);
+    }
+  });
+
+  it('revision: v1, as the design writes it, and a revision number are both valid', () => {
+    for (const revision of ['v1', 'main', '3', '0']) {
+      expect(read(resourceList(ITEMS, VALID_PV.replace('revision: 1', `revision: ${revision}`))).kind).toBe('package-variant');
+      expect(read(resourceList(ITEMS, VALID_PVS.replace('revision: 1', `revision: ${revision}`))).kind).toBe('package-variant-set');
+    }
+  });
+
+  it("a misspelt field in a MapExpr written alone (the design's labelExprs) names the field and line", () => {
+    const pvs = insertAfter(VALID_PVS, 'packageExpr:', '      labelExprs:\n        key: org\n        valueExpresion: x');
+    const input = resourceList(ITEMS, pvs);
+    const errors = runFailing(input);
+    expect(errors.map((e) => e.field)).toEqual([{ path: 'spec.targets[0].template.labelExprs.valueExpresion' }]);
+    expect(String(errors[0]!.message)).toContain(`unknown field "valueExpresion" (line ${lineContaining(input, 'valueExpresion:')}, column`);
   });
 
   it('a PackageVariantSet schema error names the field and line', () => {

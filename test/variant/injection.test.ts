@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { crdYaml, resourceList, runFunction } from '../helpers';
-import { errors, KPTFILE, messages, run, runAgain, variant, variantList, type Files } from './variant-helpers';
+import { CONTEXT, errors, KPTFILE, messages, run, runAgain, variant, variantList, type Files } from './variant-helpers';
 
 const point = (kind: string, name: string, value: string, body: string, apiVersion = kind === 'ConfigMap' ? 'v1' : 'hr.example.com/v1alpha1', namespace?: string) =>
   `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}  annotations:\n    kpt.dev/config-injection: ${value}\n${body}`;
@@ -221,6 +221,63 @@ describe('config injection: bad input', () => {
     const noneOut = runFunction(resourceList([KPTFILE], variantList(variant(), []).replace(/items:\n[\s\S]*/, 'items:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}}\n')));
     expect(noneOut.exitCode).toBe(1);
     expect(noneOut.results[0]!.message).toMatch(/found 0$/);
+  });
+
+  describe("kpt's own objects are never injection points: an error names the resource, nothing changes", () => {
+    const annotate = (text: string, value = 'required') => text.replace('  annotations:\n', `  annotations:\n    kpt.dev/config-injection: ${value}\n`);
+    const own = (message: string, resourceRef: Record<string, string>, path: string) => ({
+      message,
+      severity: 'error',
+      resourceRef,
+      field: { path: 'metadata.annotations["kpt.dev/config-injection"]' },
+      file: { path },
+    });
+
+    it('the Kptfile, which an injector selecting it would give a `spec` that kpt refuses', () => {
+      const files = { Kptfile: annotate(KPTFILE) };
+      const config = variantList(variant(injectors({ name: 'evil' })), [{ apiVersion: 'kpt.dev/v1', kind: 'Kptfile', metadata: { name: 'evil' }, spec: { replicas: 3 } }]);
+      const out = run(files, config);
+      expect(out.exitCode).toBe(1);
+      expect(errors(out)).toEqual([
+        own(
+          'Kptfile prr (Kptfile) is annotated "kpt.dev/config-injection", but kpt\'s own objects are never injection points: injecting its spec would rewrite the package\'s own definition, and kpt refuses a Kptfile with fields it does not know; remove the annotation',
+          { apiVersion: 'kpt.dev/v1', kind: 'Kptfile', name: 'prr' },
+          'Kptfile',
+        ),
+      ]);
+      expect(out.files).toEqual(files);
+    });
+
+    it('the package context, whose reserved name and package-path an injection would overwrite', () => {
+      const files = pkg(['package-context.yaml', annotate(CONTEXT, 'optional')]);
+      const config = variantList(variant(injectors({ name: 'evil' })), [cm('evil', { name: 'other-package', 'package-path': '../elsewhere' })]);
+      const out = run(files, config);
+      expect(out.exitCode).toBe(1);
+      expect(messages(out)).toEqual([
+        'ConfigMap kptfile.kpt.dev (package-context.yaml) is annotated "kpt.dev/config-injection", but kpt\'s own objects are never injection points: kpt and Porch generate the package context (its name and package-path are reserved); set its keys with spec.packageContext; remove the annotation',
+      ]);
+      expect(out.files).toEqual(files);
+    });
+
+    it("kpt live's inventory, and a Kptfile of a subpackage", () => {
+      const inventory = 'apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: inventory-1\n  namespace: shop\n  annotations:\n    kpt.dev/config-injection: required\n';
+      const files = pkg(['resourcegroup.yaml', inventory], ['sub/Kptfile', annotate(KPTFILE.replace('name: prr', 'name: sub'))]);
+      const out = run(files, variantList(variant(injectors({ name: 'x' })), []));
+      expect(out.exitCode).toBe(1);
+      expect(messages(out)).toEqual([
+        expect.stringMatching(/^ResourceGroup inventory-1 \(resourcegroup\.yaml, namespace shop\) is annotated "kpt\.dev\/config-injection", but kpt's own objects are never injection points: it is the inventory `kpt live` keeps/),
+        expect.stringMatching(/^Kptfile sub \(sub\/Kptfile\) is annotated "kpt\.dev\/config-injection", but kpt's own objects are never injection points/),
+      ]);
+      expect(out.files).toEqual(files);
+    });
+
+    it('a local-config function config stays an injection point, as the design intends', () => {
+      const setLabels = point('SetLabels', 'labels', 'required', 'spec:\n  labels: {}\n', 'fn.kpt.dev/v1alpha1').replace('  annotations:\n', '  annotations:\n    config.kubernetes.io/local-config: "true"\n');
+      const config = variantList(variant(injectors({ name: 'eu' })), [{ apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SetLabels', metadata: { name: 'eu' }, spec: { labels: { region: 'eu' } } }]);
+      const out = run(pkg(['labels.yaml', setLabels]), config);
+      expect(out.exitCode).toBe(0);
+      expect(parse(out.files['labels.yaml']!).spec).toEqual({ labels: { region: 'eu' } });
+    });
   });
 
   it('an injection point but no root Kptfile to hold its condition', () => {

@@ -83,18 +83,34 @@ export const kptPipelineSchema = {
   },
 } as const;
 
-// Shaped after Porch's Go type rather than the design doc: revision is an integer, and
-// workspaceName is how Porch actually picks the upstream.
+// Porch's revision is an integer (its revision number); the design and older Porch write a name
+// (`v1`, a tag or a branch). Both are accepted: a non-empty string or an integer from 0 up.
+export const revisionSchema = {
+  type: ['string', 'integer'],
+  minLength: 1,
+  minimum: 0,
+} as const;
+
+// Porch's fields plus workspaceName, which is how Porch actually picks the upstream.
 export const upstreamSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     repo: stringSchema,
     package: stringSchema,
-    revision: { type: 'integer' },
+    revision: revisionSchema,
     workspaceName: stringSchema,
   },
 } as const;
+
+/**
+ * A list of `item`, or one `item` on its own: the design writes `labelExprs` and `injectors` as a
+ * single map where Porch's types have a list. The object branch is tried first so that a mistake in
+ * a single item is reported as that item's, not as "must be a list".
+ */
+export function oneOrList<Item extends object>(item: Item) {
+  return { if: { type: 'object' }, then: item, else: { type: 'array', items: item } } as const;
+}
 
 export const adoptionPolicySchema = {
   type: 'string',

@@ -8,6 +8,9 @@ export { optionsConfigMapSchema, MERGE_STRATEGIES, CONFLICT_POLICIES } from './o
 export { packageVariantSetSchema } from './package-variant-set';
 export { packageVariantSchema } from './package-variant';
 
+/** How every schema is compiled: strict, every error at once; `revision` is a string or an integer. */
+export const AJV_OPTIONS = { strict: true, allErrors: true, allowUnionTypes: true } as const;
+
 export const SCHEMA_IDS = {
   packageVariant: packageVariantSchema.$id,
   packageVariantSet: packageVariantSetSchema.$id,

@@ -5,6 +5,7 @@ import {
   injectorGvkProperties,
   kptFunctionSchema,
   labelSelectorSchema,
+  oneOrList,
   stringListSchema,
   stringMapSchema,
   stringSchema,
@@ -24,10 +25,7 @@ export const mapExprSchema = {
   },
 } as const;
 
-export const mapExprListSchema = {
-  type: 'array',
-  items: mapExprSchema,
-} as const;
+export const mapExprListSchema = oneOrList(mapExprSchema);
 
 export const functionTemplateSchema = {
   ...kptFunctionSchema,
@@ -78,6 +76,8 @@ export const injectorTemplateSchema = {
   },
 } as const;
 
+export const injectorTemplateListSchema = oneOrList(injectorTemplateSchema);
+
 export const packageVariantTemplateSchema = {
   type: 'object',
   additionalProperties: false,
@@ -91,7 +91,9 @@ export const packageVariantTemplateSchema = {
     annotationExprs: mapExprListSchema,
     packageContext: packageContextTemplateSchema,
     pipeline: pipelineTemplateSchema,
-    injectors: { type: 'array', items: injectorTemplateSchema },
+    injectors: injectorTemplateListSchema,
+    // The design's spelling of `injectors` (its example writes `injectorExprs` with `nameExpr`).
+    injectorExprs: injectorTemplateListSchema,
   },
 } as const;
 
@@ -105,12 +107,22 @@ export const repositoryTargetSchema = {
   },
 } as const;
 
-// Porch embeds the label selector inline here rather than under a `selector` key.
-// apiVersion and kind are not required so that code can report them with Porch's messages.
-export const objectSelectorSchema = {
+// The design lists package names under a selector too: one PackageVariant per selected object and
+// name. Porch's v1alpha2 has no such field.
+export const repositorySelectorSchema = {
   ...labelSelectorSchema,
   properties: {
     ...labelSelectorSchema.properties,
+    packageNames: stringListSchema,
+  },
+} as const;
+
+// Porch embeds the label selector inline here rather than under a `selector` key.
+// apiVersion and kind are not required so that code can report them with Porch's messages.
+export const objectSelectorSchema = {
+  ...repositorySelectorSchema,
+  properties: {
+    ...repositorySelectorSchema.properties,
     apiVersion: stringSchema,
     kind: stringSchema,
     name: stringSchema,
@@ -123,7 +135,7 @@ export const targetSchema = {
   additionalProperties: false,
   properties: {
     repositories: { type: 'array', items: repositoryTargetSchema },
-    repositorySelector: labelSelectorSchema,
+    repositorySelector: repositorySelectorSchema,
     objectSelector: objectSelectorSchema,
     template: packageVariantTemplateSchema,
   },

@@ -4,6 +4,7 @@ import {
   deletionPolicySchema,
   injectorGvkProperties,
   kptPipelineSchema,
+  oneOrList,
   stringListSchema,
   stringMapSchema,
   stringSchema,
@@ -53,7 +54,7 @@ export const packageVariantSpecSchema = {
     annotations: stringMapSchema,
     packageContext: packageContextSchema,
     pipeline: kptPipelineSchema,
-    injectors: { type: 'array', items: injectorSchema },
+    injectors: oneOrList(injectorSchema),
   },
 } as const;
 

@@ -5,7 +5,8 @@
 import { isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { Slots } from '../elements/element';
 import type { Decision } from '../visitors/decision';
-import { shapeOf } from '../yaml-values';
+import { copyOwnComments, shapeOf } from '../yaml-values';
+import { takenFromUpstream } from '../../krm/yaml-format';
 
 export interface Applied {
   /** The resulting node; undefined when the field is removed. */
@@ -16,7 +17,7 @@ export interface Applied {
 const REMOVED: Applied = { node: undefined, changed: true };
 
 function copy<T extends Node>(node: T): T {
-  return node.clone() as T;
+  return takenFromUpstream(node);
 }
 
 /** Drops null fields, and maps left empty by that; says whether `node` itself was emptied. */
@@ -80,6 +81,7 @@ function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): App
         localPair.value = result.node;
         changed = true;
       }
+      if (decision.keyComments?.has(field.key)) changed = copyOwnComments(field.pairs.upstream?.key as Node | undefined, localPair.key as Node) || changed;
       pairs.push(localPair);
     } else {
       const upstreamKey = field.pairs.upstream?.key;
@@ -88,6 +90,7 @@ function applyMap(decision: Extract<Decision, { op: 'map' }>, slots: Slots): App
     }
   }
   if (changed) target.items = pairs;
+  if (decision.upstreamComments) changed = copyOwnComments(slots.upstream, target) || changed;
   return emptyDropped(pairs.length, slots, localWasEmpty, { node: target, changed });
 }
 
@@ -103,7 +106,7 @@ function applySequence(slots: Slots, merge: () => { items: Node[]; itemChanged: 
 }
 
 function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): Applied {
-  return applySequence(slots, () => {
+  const applied = applySequence(slots, () => {
     const items: Node[] = [];
     let itemChanged = false;
     for (const entry of decision.element.entries) {
@@ -113,6 +116,8 @@ function applyList(decision: Extract<Decision, { op: 'list' }>, slots: Slots): A
     }
     return { items, itemChanged };
   });
+  if (!decision.upstreamComments || !applied.node) return applied;
+  return { node: applied.node, changed: copyOwnComments(slots.upstream, applied.node) || applied.changed };
 }
 
 function applySet(decision: Extract<Decision, { op: 'set' }>, slots: Slots): Applied {

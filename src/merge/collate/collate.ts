@@ -71,23 +71,26 @@ function mapFields(slots: Slots, path: FieldPath, schema: SchemaNode | undefined
   });
 }
 
-function keyOf(element: Node, schema: KeyedListSchema): { id: string; label: string } | undefined {
+/** The element's identity, or the key fields it lacks (a missing key with a default takes the default). */
+function keyOf(element: Node, schema: KeyedListSchema): { id: string; label: string } | { missing: string[] } {
   if (schema.identify) {
     const id = schema.identify(element);
-    return id === undefined ? undefined : { id, label: id };
+    return id === undefined ? { missing: [] } : { id, label: id };
   }
   const parts: string[] = [];
+  const missing: string[] = [];
   for (const key of schema.keys) {
     const node = getField(element, key);
     let value: unknown = hasValue(node) && shapeOf(node) === 'scalar' ? scalarValue(node) : undefined;
     if (value === undefined || value === '') value = schema.keyDefaults[key];
-    if (value === undefined) return undefined;
-    parts.push(`${key}=${String(value)}`);
+    if (value === undefined) missing.push(key);
+    else parts.push(`${key}=${String(value)}`);
   }
-  return parts.length ? { id: parts.join(','), label: parts.join(',') } : undefined;
+  if (missing.length || !parts.length) return { missing };
+  return { id: parts.join(','), label: parts.join(',') };
 }
 
-/** A list the schema keys holds an element without its key, or two with the same key. */
+/** A list the schema keys holds two elements with the same key. */
 export class MergeInputError extends Error {
   constructor(
     readonly path: FieldPath,
@@ -98,28 +101,35 @@ export class MergeInputError extends Error {
 }
 
 /**
- * Items by identity for each side. A list keyed by a custom rule (Kptfile functions) whose items
- * cannot all be told apart is merged whole (undefined); one keyed by its schema must be valid.
+ * Items by identity for each side; or, where an element lacks its key, what stops matching. A list
+ * keyed by a custom rule (Kptfile functions) whose items cannot all be told apart is merged whole
+ * (undefined); two elements with one key are invalid input.
  */
-function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): ListEntry[] | undefined {
+function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): ListEntry[] | { problem: string } | undefined {
   const bySide = {} as Record<Side, Map<string, Node>>;
   const labels = new Map<string, string>();
   const keyNames = schema.keys.join(', ');
+  let problem: string | undefined;
   for (const side of SIDES) {
     bySide[side] = new Map();
     const items = seqItems(slots[side]);
     for (let index = 0; index < items.length; index += 1) {
       const item = items[index] as Node;
-      const key = shapeOf(item) === 'map' ? keyOf(item, schema) : undefined;
-      if (!key || bySide[side].has(key.id)) {
+      const key = shapeOf(item) === 'map' ? keyOf(item, schema) : { missing: [...schema.keys] };
+      if ('missing' in key) {
+        if (schema.identify || key.missing.length === 0) return undefined;
+        problem ??= `element ${index} has no ${key.missing.join(', ')} in ${side}'s list, which is keyed by ${keyNames}`;
+        continue;
+      }
+      if (bySide[side].has(key.id)) {
         if (schema.identify) return undefined;
-        const problem = key ? `two elements have ${key.label}` : `element ${index} has no ${keyNames}`;
-        throw new MergeInputError(path, `${problem} in ${side}'s list, which is keyed by ${keyNames}`);
+        throw new MergeInputError(path, `two elements have ${key.label} in ${side}'s list, which is keyed by ${keyNames}`);
       }
       bySide[side].set(key.id, item);
       labels.set(key.id, key.label);
     }
   }
+  if (problem) return { problem };
   const ids = mergeOrder([...bySide.local.keys()], [...bySide.upstream.keys()], [...bySide.origin.keys()]);
   return ids.map((id) => {
     const itemSlots: { -readonly [side in Side]?: Node } = {};
@@ -156,7 +166,8 @@ function collateList(slots: Slots, path: FieldPath, schema: SchemaNode | undefin
   const listSchema = schema && schema.kind !== 'object' && schema.kind !== 'scalar' ? schema : inferListSchema([slots.origin, slots.upstream, slots.local]);
   if (listSchema.kind === 'keyed-list') {
     const entries = keyedEntries(slots, path, listSchema);
-    if (entries) return { kind: 'keyed-list', path, slots, schema, entries };
+    if (Array.isArray(entries)) return { kind: 'keyed-list', path, slots, schema, entries };
+    if (entries) return { kind: 'keyless-list', path, slots, schema, problem: entries.problem };
   } else if (listSchema.kind === 'set') {
     const members = setMembers(slots);
     if (members) return { kind: 'set', path, slots, schema, members };

@@ -8,13 +8,26 @@ export type ConflictKind =
   /** Local deleted it; upstream changed it. */
   | 'deleted-vs-changed';
 
-/** A place where local's change gave way to upstream's (or, with `conflicts: error`, stopped the merge). */
-export interface MergeConflict {
+interface ConflictBase {
   readonly path: FieldPath;
-  readonly kind: ConflictKind;
   readonly local: string;
   readonly upstream: string;
 }
+
+/** Two elements of a list would have one value of a field that must be unique: which, and where they came from. */
+export interface ValueClash {
+  readonly field: string;
+  readonly value: string;
+  /** The keys of local's element and of upstream's. */
+  readonly localKey: string;
+  readonly upstreamKey: string;
+}
+
+/** A place where local's change gave way to upstream's (or, with `conflicts: error`, stopped the merge). */
+export type MergeConflict =
+  | (ConflictBase & { readonly kind: ConflictKind })
+  /** The merged list would hold two elements with one value of a field that must be unique (two ports named grpc). */
+  | (ConflictBase & { readonly kind: 'same-value'; readonly clash: ValueClash });
 
 export class ConflictSink {
   readonly conflicts: MergeConflict[] = [];

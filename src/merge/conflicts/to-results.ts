@@ -5,10 +5,16 @@ import { formatPath } from '../path';
 import type { ConflictKind, MergeConflict } from './conflict';
 
 const WHAT_HAPPENED: Record<ConflictKind, string> = {
-  'both-changed': 'changed locally and upstream',
-  'changed-vs-deleted': 'changed locally but deleted upstream',
-  'deleted-vs-changed': 'deleted locally but changed upstream',
+  'both-changed': 'was changed locally and upstream',
+  'changed-vs-deleted': 'was changed locally but deleted upstream',
+  'deleted-vs-changed': 'was deleted locally but changed upstream',
 };
+
+function whatHappened(conflict: MergeConflict): string {
+  if (conflict.kind !== 'same-value') return WHAT_HAPPENED[conflict.kind];
+  const { field, value, localKey, upstreamKey } = conflict.clash;
+  return `would hold two elements with ${field} ${value}: [${localKey}] from local and [${upstreamKey}] from upstream`;
+}
 
 export type ConflictPolicy = 'upstream-wins' | 'error';
 
@@ -17,7 +23,7 @@ export function conflictResults(conflicts: readonly MergeConflict[], resource: K
     const path = formatPath(conflict.path) || '(resource)';
     const outcome = policy === 'error' ? 'not merged because conflicts are errors (conflicts: error)' : 'took upstream';
     return {
-      message: `merge conflict in ${resource.kind} ${resource.name}: ${path} was ${WHAT_HAPPENED[conflict.kind]} (local ${conflict.local}, upstream ${conflict.upstream}); ${outcome}`,
+      message: `merge conflict in ${resource.kind} ${resource.name}: ${path} ${whatHappened(conflict)} (local ${conflict.local}, upstream ${conflict.upstream}); ${outcome}`,
       severity: policy === 'error' ? 'error' : 'info',
       resourceRef: resource.ref(),
       field: { path, currentValue: conflict.local, proposedValue: conflict.upstream },

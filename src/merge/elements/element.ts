@@ -61,6 +61,16 @@ export interface KeyedListElement extends ElementBase {
   readonly entries: readonly ListEntry[];
 }
 
+/**
+ * A list the schema keys, but whose elements cannot all be matched: one lacks a key field. Taken
+ * whole where only one side changed it; where both did, matching is needed and `problem` says why it
+ * cannot be done.
+ */
+export interface KeylessListElement extends ElementBase {
+  readonly kind: 'keyless-list';
+  readonly problem: string;
+}
+
 export interface SetMember {
   readonly value: string;
   readonly slots: Slots;
@@ -71,4 +81,4 @@ export interface SetElement extends ElementBase {
   readonly members: readonly SetMember[];
 }
 
-export type Element = ScalarElement | AtomicElement | RetainedElement | MapElement | KeyedListElement | SetElement;
+export type Element = ScalarElement | AtomicElement | RetainedElement | MapElement | KeyedListElement | KeylessListElement | SetElement;

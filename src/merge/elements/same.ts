@@ -1,21 +1,37 @@
-/** Equality of two sides of an element, blind to what the schema says always stays local's. */
-import type { Node } from 'yaml';
+/**
+ * Equality of two sides of an element, as its schema sees it: blind to what always stays local's,
+ * and, unless asked for the value as written, to spellings that mean the same (a key field's default
+ * written out or left out, kpt's entry in the blueprint attribution).
+ */
 import type { SchemaNode } from '../schema/types';
-import { sameContent, type FieldFilter } from '../yaml-values';
+import { sameContent, type Comparison } from '../yaml-values';
 import type { Element, Side } from './element';
 
-function filterFor(schema: SchemaNode | undefined): FieldFilter | undefined {
-  if (schema?.kind !== 'object') return undefined;
-  return (key) => {
-    const child = schema.field(key);
-    return child?.kind === 'retained' ? false : filterFor(child);
-  };
-}
-
-export function sameNodes(schema: SchemaNode | undefined, a: Node | undefined, b: Node | undefined): boolean {
-  return sameContent(a, b, filterFor(schema));
+function comparisonFor(schema: SchemaNode | undefined, asWritten: boolean): Comparison | undefined {
+  switch (schema?.kind) {
+    case 'object':
+      return {
+        field: (key) => {
+          const child = schema.field(key);
+          return child?.kind === 'retained' ? false : comparisonFor(child, asWritten);
+        },
+      };
+    case 'keyed-list': {
+      const items = comparisonFor(schema.item, asWritten);
+      return items && { items };
+    }
+    case 'scalar':
+      return schema.canonical && !asWritten ? { canonical: schema.canonical } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 export function same(element: Element, a: Side, b: Side): boolean {
-  return sameNodes(element.schema, element.slots[a], element.slots[b]);
+  return sameContent(element.slots[a], element.slots[b], comparisonFor(element.schema, false));
+}
+
+/** The same data as written: `protocol: TCP` and no protocol differ here, though they mean the same. */
+export function sameAsWritten(element: Element, a: Side, b: Side): boolean {
+  return sameContent(element.slots[a], element.slots[b], comparisonFor(element.schema, true));
 }

@@ -1,8 +1,11 @@
 /** Built-in Kubernetes kinds, from the table generated out of the v1.21.2 OpenAPI definitions. */
 import { builtinSchemaFor, type FieldSchema, type TypeHandle } from './builtin-table';
-import { ATOMIC, SCALAR, SET, mapOf, type ObjectSchema, type SchemaNode } from './types';
+import { ATOMIC, SCALAR, SET, mapOf, withKeyDefaults, type ObjectSchema, type SchemaNode } from './types';
 
 const objects = new Map<TypeHandle, ObjectSchema>();
+
+/** Fields Kubernetes' validation keeps unique in lists keyed by other fields: a port's name. */
+const UNIQUE_BESIDES_KEYS: Readonly<Record<string, readonly string[]>> = { 'core.v1.ContainerPort': ['name'], 'core.v1.ServicePort': ['name'] };
 
 function objectOf(type: TypeHandle, atomic: boolean): ObjectSchema {
   const cached = objects.get(type);
@@ -24,7 +27,13 @@ function fromField(field: FieldSchema | undefined): SchemaNode | undefined {
       return mapOf(fromField(field.value), field.semantics === 'atomic');
     case 'list':
       if (field.semantics === 'map') {
-        return { kind: 'keyed-list', keys: field.keys, keyDefaults: field.keyDefaults, item: field.item ? objectOf(field.item, false) : undefined };
+        return {
+          kind: 'keyed-list',
+          keys: field.keys,
+          keyDefaults: field.keyDefaults,
+          item: withKeyDefaults(field.item ? objectOf(field.item, false) : undefined, field.keyDefaults),
+          ...(field.item && UNIQUE_BESIDES_KEYS[field.item.name] ? { unique: UNIQUE_BESIDES_KEYS[field.item.name] } : {}),
+        };
       }
       return field.semantics === 'set' ? SET : ATOMIC;
   }

@@ -1,6 +1,6 @@
 /** Schemas of custom kinds, read from CustomResourceDefinitions found among the items. */
 import type { Node } from 'yaml';
-import { ATOMIC, SCALAR, SET, mapOf, type ObjectSchema, type SchemaNode } from './types';
+import { ATOMIC, SCALAR, SET, mapOf, withKeyDefaults, type ObjectSchema, type SchemaNode } from './types';
 
 interface OpenApiV3 {
   type?: string;
@@ -18,8 +18,11 @@ function convert(schema: OpenApiV3 | undefined): SchemaNode | undefined {
   const atomicMap = schema['x-kubernetes-map-type'] === 'atomic';
   if (schema.type === 'array' || schema.items) {
     switch (schema['x-kubernetes-list-type']) {
-      case 'map':
-        return { kind: 'keyed-list', keys: schema['x-kubernetes-list-map-keys'] ?? [], keyDefaults: keyDefaults(schema.items), item: convert(schema.items) };
+      case 'map': {
+        const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+        const defaults = keyDefaults(schema.items, keys);
+        return { kind: 'keyed-list', keys, keyDefaults: defaults, item: withKeyDefaults(convert(schema.items), defaults) };
+      }
       case 'set':
         return SET;
       case 'atomic':
@@ -39,9 +42,11 @@ function convert(schema: OpenApiV3 | undefined): SchemaNode | undefined {
   return schema.type ? SCALAR : undefined;
 }
 
-function keyDefaults(items: OpenApiV3 | undefined): Record<string, string | number | boolean> {
+/** The schema defaults of the key fields. */
+function keyDefaults(items: OpenApiV3 | undefined, keys: readonly string[]): Record<string, string | number | boolean> {
   const defaults: Record<string, string | number | boolean> = {};
   for (const [name, property] of Object.entries(items?.properties ?? {})) {
+    if (!keys.includes(name)) continue;
     const value = (property as { default?: unknown }).default;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') defaults[name] = value;
   }

@@ -1,11 +1,29 @@
-/** Wraps a resource's schema so bookkeeping annotations always stay local's and never merge. */
+/** Wraps a resource's schema: bookkeeping annotations always stay local's, the blueprint attribution compares without kpt's entry. */
 import { RETAINED, type ObjectSchema, type SchemaNode } from './types';
 
 /**
- * kpt's reader annotations, and what `kpt pkg get` writes on fetch (the upstream identifier and the
- * blueprint attribution): never a local change, never merged.
+ * kpt's reader annotations, and the upstream identifier `kpt pkg get` writes on fetch: never a local
+ * change, never merged.
  */
-const BOOKKEEPING = /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index|merge-source)$|config\.k8s\.io\/id$|internal\.config\.k8s\.io\/|internal\.kpt\.dev\/upstream-identifier$|cnrm\.cloud\.google\.com\/blueprint$)/;
+const BOOKKEEPING = /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index|merge-source)$|config\.k8s\.io\/id$|internal\.config\.k8s\.io\/|internal\.kpt\.dev\/upstream-identifier$)/;
+
+const BLUEPRINT = 'cnrm.cloud.google.com/blueprint';
+
+/** What kpt's commands add to the attribution on resources they touch: `kpt-pkg`, `kpt-fn`, `kpt-pkg-fn`... */
+const KPT_ATTRIBUTION = /^kpt(-(pkg|fn|live))+$/;
+
+/**
+ * The blueprint attribution is an ordinary field that authors bump each release; only the entry kpt
+ * appends (`cnrm/acm/v0.1.0,kpt-pkg`, or a bare `kpt-pkg`) is no local change.
+ */
+const ATTRIBUTION: SchemaNode = {
+  kind: 'scalar',
+  canonical: (value) => {
+    if (typeof value !== 'string') return value;
+    const authored = value.split(',').filter((entry) => !KPT_ATTRIBUTION.test(entry));
+    return authored.length ? authored.join(',') : undefined;
+  },
+};
 
 export function isBookkeepingAnnotation(key: string): boolean {
   return BOOKKEEPING.test(key);
@@ -13,7 +31,7 @@ export function isBookkeepingAnnotation(key: string): boolean {
 
 function annotations(inner: SchemaNode | undefined): ObjectSchema {
   const innerField = inner?.kind === 'object' ? (name: string) => inner.field(name) : () => undefined;
-  return { kind: 'object', atomic: false, field: (name) => (isBookkeepingAnnotation(name) ? RETAINED : innerField(name)) };
+  return { kind: 'object', atomic: false, field: (name) => (name === BLUEPRINT ? ATTRIBUTION : isBookkeepingAnnotation(name) ? RETAINED : innerField(name)) };
 }
 
 function metadata(inner: SchemaNode | undefined): ObjectSchema {

@@ -19,6 +19,8 @@ export interface KeyedListSchema {
   /** Values assumed for key fields an element omits (container port `protocol: TCP`). */
   readonly keyDefaults: Readonly<Record<string, ScalarKey>>;
   readonly item: SchemaNode | undefined;
+  /** Fields that must also be unique across the list, besides the key (Kubernetes rejects two ports with one name). */
+  readonly unique?: readonly string[];
   /** Custom identity for lists that are not keyed by fields (Kptfile functions); undefined means not identifiable. */
   readonly identify?: (element: Node) => string | undefined;
 }
@@ -33,6 +35,11 @@ export interface AtomicSchema {
 
 export interface ScalarSchema {
   readonly kind: 'scalar';
+  /**
+   * The value as compared, where spellings mean the same (a key field's default and no field, what
+   * kpt appends to an attribution); `undefined` means the same as no field at all.
+   */
+  readonly canonical?: (value: unknown) => unknown;
 }
 
 /** A position whose local value always stands (Kptfile `upstream`, `metadata.name`). */
@@ -46,6 +53,17 @@ export const SCALAR: ScalarSchema = { kind: 'scalar' };
 export const ATOMIC: AtomicSchema = { kind: 'atomic' };
 export const SET: SetSchema = { kind: 'set' };
 export const RETAINED: RetainedSchema = { kind: 'retained' };
+
+/**
+ * A keyed list's item, whose key fields with a schema default hold it when absent: everywhere in the
+ * merge, `protocol: TCP` and no protocol are the same value.
+ */
+export function withKeyDefaults(item: SchemaNode | undefined, defaults: Readonly<Record<string, ScalarKey>>): SchemaNode | undefined {
+  const defaulted = new Map<string, ScalarSchema>(Object.entries(defaults).map(([key, value]) => [key, { kind: 'scalar', canonical: (v) => (v === value ? undefined : v) }]));
+  if (defaulted.size === 0) return item;
+  const inner = item?.kind === 'object' ? item : undefined;
+  return { kind: 'object', atomic: inner?.atomic ?? false, field: (name) => defaulted.get(name) ?? inner?.field(name) };
+}
 
 /** An object whose every field has the same schema (a string-keyed map such as `labels`). */
 export function mapOf(value: SchemaNode | undefined, atomic = false): ObjectSchema {

@@ -1,6 +1,7 @@
 /** State one merge run collects: the resource changes to make and the results to report. */
 import { ID, KPT_RESOURCE_ID, LEGACY_ID, LEGACY_INDEX, INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
 import { KrmResource } from '../../krm/resource';
+import { takenFromUpstream } from '../../krm/yaml-format';
 import { errorResult, FunctionError, type Result } from '../../krm/results';
 import { collate, MergeInputError, MergeTypeError } from '../collate/collate';
 import { ConflictSink } from '../conflicts/conflict';
@@ -83,7 +84,7 @@ export class MergeRun {
 
   /** A copy of an upstream resource, without what tied it to its own input item. */
   addFromUpstream(upstream: KrmResource): void {
-    const copy = KrmResource.fromTree(upstream.node.clone() as KrmResource['node'], upstream.doc, 'new');
+    const copy = KrmResource.fromTree(takenFromUpstream(upstream.node), upstream.doc, 'new');
     for (const key of [MERGE_SOURCE, ID, LEGACY_ID, KPT_RESOURCE_ID]) copy.removeAnnotation(key);
     this.added.push(copy);
   }

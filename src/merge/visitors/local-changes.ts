@@ -18,6 +18,10 @@ export class LocalChangesVisitor implements ElementVisitor<FieldPath[]> {
     return this.scalar(element);
   }
 
+  keylessList(element: Element): FieldPath[] {
+    return this.scalar(element);
+  }
+
   retained(): FieldPath[] {
     return [];
   }

@@ -19,6 +19,10 @@ export class TakeUpstreamVisitor implements ElementVisitor<Decision> {
     return this.scalar(element);
   }
 
+  keylessList(element: Element): Decision {
+    return this.scalar(element);
+  }
+
   retained(): Decision {
     return KEEP;
   }

@@ -1,4 +1,4 @@
-import type { AtomicElement, Element, KeyedListElement, MapElement, RetainedElement, ScalarElement, SetElement } from '../elements/element';
+import type { AtomicElement, Element, KeyedListElement, KeylessListElement, MapElement, RetainedElement, ScalarElement, SetElement } from '../elements/element';
 
 /** One method per element kind: a new kind fails to compile until every visitor handles it. */
 export interface ElementVisitor<R> {
@@ -7,6 +7,7 @@ export interface ElementVisitor<R> {
   retained(element: RetainedElement): R;
   map(element: MapElement): R;
   keyedList(element: KeyedListElement): R;
+  keylessList(element: KeylessListElement): R;
   set(element: SetElement): R;
 }
 
@@ -22,6 +23,8 @@ export function visit<R>(element: Element, visitor: ElementVisitor<R>): R {
       return visitor.map(element);
     case 'keyed-list':
       return visitor.keyedList(element);
+    case 'keyless-list':
+      return visitor.keylessList(element);
     case 'set':
       return visitor.set(element);
     default: {

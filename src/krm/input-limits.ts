@@ -1,0 +1,98 @@
+/**
+ * The largest single scalar the function works on. The total size of the input is bounded where
+ * stdin is read (src/cli/stdio.ts); this bound is on each string value or key: 4 MiB of characters,
+ * more than twice what the Kubernetes API server stores in a whole object (1.5 MiB), so that no
+ * real resource comes near it. Runs that ask for nothing are passed through before any parse
+ * (src/krm/no-op-scan.ts) and are not checked.
+ */
+import { isMap, isNode, isScalar, isSeq } from 'yaml';
+import type { KrmResource } from './resource';
+import { groupDigits } from './group-digits';
+import { errorResult, type Result } from './results';
+
+export const MAX_SCALAR_CHARS = 4 * 1024 * 1024;
+
+const SHOWN_KEY_CHARS = 60;
+
+/** `spec.containers[0].image`; a key that is not a plain word is quoted, and a long one cut. */
+function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  if (/^[A-Za-z0-9_-]+$/.test(key) && key.length <= SHOWN_KEY_CHARS) return path === '' ? key : `${path}.${key}`;
+  const shown = key.length > SHOWN_KEY_CHARS ? `${key.slice(0, SHOWN_KEY_CHARS)}…` : key;
+  return `${path}[${JSON.stringify(shown)}]`;
+}
+
+interface Found {
+  /** Where the string is; for a key, the map that holds it. */
+  readonly path: string;
+  readonly key: boolean;
+  readonly length: number;
+}
+
+/** A value still to look at, and how it was reached: paths are spelt out only for the one found. */
+interface Pending {
+  readonly value: unknown;
+  readonly parent?: Pending;
+  readonly step?: string | number;
+  readonly key?: boolean;
+}
+
+function pathOf(pending: Pending | undefined): string {
+  const steps: (string | number)[] = [];
+  for (let at = pending; at?.step !== undefined; at = at.parent) steps.unshift(at.step);
+  return steps.reduce<string>((path, step) => childPath(path, step), '');
+}
+
+/** The entries of a map, from plain data or a `yaml` map node. */
+function entries(value: unknown): [unknown, unknown][] | undefined {
+  if (isMap(value)) return value.items.map((pair) => [isScalar(pair.key) ? pair.key.value : pair.key, pair.value]);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !isNode(value)) return Object.entries(value);
+  return undefined;
+}
+
+/** The first string longer than `limit` in plain data or a `yaml` node tree, walked without recursion. */
+function findLongString(root: unknown, limit: number): Found | undefined {
+  const pending: Pending[] = [{ value: root }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value } = next;
+    if (typeof value === 'string') {
+      if (value.length > limit) return { path: pathOf(next.key ? next.parent : next), key: next.key === true, length: value.length };
+    } else if (isScalar(value)) {
+      pending.push({ ...next, value: value.value });
+    } else if (value !== null && typeof value === 'object') {
+      const items = isSeq(value) ? value.items : Array.isArray(value) ? value : undefined;
+      if (items) {
+        items.forEach((item, i) => pending.push({ value: item, parent: next, step: i }));
+      } else {
+        // An alias is walked where its anchor is; other nodes (pairs outside maps) hold no new text.
+        for (const [key, entry] of entries(value) ?? []) {
+          pending.push({ value: key, parent: next, key: true }, { value: entry, parent: next, step: typeof key === 'string' ? key : String(key) });
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An error for each item (or the functionConfig) holding a scalar over the limit. No value is longer
+ * than the text it was read from, so an input of `sourceLength` characters within the limit is not walked.
+ */
+export function oversizedScalars(items: readonly KrmResource[], functionConfig: KrmResource | undefined, sourceLength: number, limit: number = MAX_SCALAR_CHARS): Result[] {
+  if (sourceLength <= limit) return [];
+  const located = [...items.map((item, i) => ({ item, where: `items[${i}]` })), ...(functionConfig ? [{ item: functionConfig, where: 'functionConfig' }] : [])];
+  return located.flatMap(({ item, where }) => {
+    const content = item.content;
+    const found = findLongString('data' in content ? content.data : content.node, limit);
+    if (!found) return [];
+    const identity = item.isKrmObject ? ` (${item.kind} ${item.name})` : '';
+    const file = item.fileRef();
+    return [
+      errorResult(`${where}${identity}: ${found.key ? `a key in ${found.path || 'the item'}` : `the string at ${found.path}`} is ${groupDigits(found.length)} characters; the function works on strings of at most ${groupDigits(limit)} (see "Safety" in the README)`, {
+        ...(item.isKrmObject ? { resourceRef: item.ref() } : {}),
+        ...(found.path ? { field: { path: found.path } } : {}),
+        ...(file ? { file } : {}),
+      }),
+    ];
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Items must stay inside their package. kpt writes each item to the file its path annotation names;
+ * a path that is absolute, climbs out with `..`, or lies in `.git` names a file that is not part of
+ * the package. kpt's writer refuses the first two and writes into `.git`; the function refuses all
+ * three in any run that changes the package. A run that changes nothing returns its input as it
+ * came, byte for byte, and is not checked: nothing in its output is of its making.
+ */
+import { posix } from 'node:path';
+import { LEGACY_PATH, PATH } from './annotations';
+import type { KrmResource } from './resource';
+import { errorResult, type Result } from './results';
+
+/** Why a package-relative path leaves the package, or undefined when it stays inside. */
+export function escapeOf(path: string): string | undefined {
+  if (posix.isAbsolute(path)) return 'it is absolute';
+  const normal = posix.normalize(path);
+  if (normal === '..' || normal.startsWith('../')) return 'it climbs out of the package';
+  if (normal.split('/').includes('.git')) return 'it lies in .git, which is git\'s, not the package\'s';
+  return undefined;
+}
+
+/** An error for each item whose path annotation (kpt's, else the legacy one) leaves the package. */
+export function escapingPaths(items: readonly KrmResource[]): Result[] {
+  return items.flatMap((item, index) => {
+    const escaping = [PATH, LEGACY_PATH]
+      .map((annotation) => ({ annotation, path: item.annotation(annotation) }))
+      .map(({ annotation, path }) => ({ annotation, path, why: path === undefined ? undefined : escapeOf(path) }))
+      .find(({ why }) => why !== undefined);
+    if (!escaping) return [];
+    const identity = item.isKrmObject ? ` (${item.kind} ${item.name})` : '';
+    return [
+      errorResult(`items[${index}]${identity}: its path ${JSON.stringify(escaping.path)} is outside the package: ${escaping.why}`, {
+        ...(item.isKrmObject ? { resourceRef: item.ref() } : {}),
+        field: { path: `metadata.annotations["${escaping.annotation}"]` },
+      }),
+    ];
+  });
+}

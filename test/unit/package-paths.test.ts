@@ -1,0 +1,62 @@
+/** Items stay inside their package (src/krm/package-paths.ts): through the whole function. */
+import { escapeOf } from '../../src/krm/package-paths';
+import { resourceList, runFunction } from '../helpers';
+import { tagged } from '../merge/merge-helpers';
+
+const cm = (name: string, value = 'v') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: ${value}\n`;
+
+describe('a path that leaves the package', () => {
+  it.each([
+    ['../evil.yaml', 'it climbs out of the package'],
+    ['sub/../../evil.yaml', 'it climbs out of the package'],
+    ['..', 'it climbs out of the package'],
+    ['/etc/evil.yaml', 'it is absolute'],
+    ['.git/config.yaml', "it lies in .git, which is git's, not the package's"],
+    ['sub/.git/hooks.yaml', "it lies in .git, which is git's, not the package's"],
+  ])('%s: %s', (path, why) => {
+    expect(escapeOf(path)).toBe(why);
+  });
+
+  it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile'])('%s stays inside', (path) => {
+    expect(escapeOf(path)).toBeUndefined();
+  });
+});
+
+describe('in a run that changes the package, an item outside it is an error', () => {
+  it('a resource upstream adds at ../evil.yaml is not written, and the error names it', () => {
+    const input = resourceList([tagged(cm('a'), undefined, 'a.yaml'), tagged(cm('a'), 'original', 'a.yaml'), tagged(cm('a'), 'updated', 'a.yaml'), tagged(cm('evil'), 'updated', '../evil.yaml')]);
+    const outcome = runFunction(input);
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([
+      {
+        message: 'items[1] (ConfigMap evil): its path "../evil.yaml" is outside the package: it climbs out of the package',
+        severity: 'error',
+        resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'evil' },
+        field: { path: 'metadata.annotations["internal.config.kubernetes.io/path"]' },
+      },
+    ]);
+    expect(outcome.output.startsWith(input)).toBe(true);
+  });
+
+  it('an untouched item in .git, or at an absolute legacy path, fails a run that changes another', () => {
+    const items = [
+      tagged(cm('a'), undefined, 'a.yaml'),
+      tagged(cm('a'), 'original', 'a.yaml'),
+      tagged(cm('a', 'v2'), 'updated', 'a.yaml'),
+      tagged(cm('hook'), undefined, '.git/hooks.yaml'),
+      cm('abs').replace('metadata:\n', "metadata:\n  annotations:\n    config.kubernetes.io/path: '/tmp/abs.yaml'\n"),
+    ];
+    const outcome = runFunction(resourceList(items));
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.results.filter((r) => r.severity === 'error').map((r) => [r.message, (r.field as { path: string }).path])).toEqual([
+      ['items[1] (ConfigMap hook): its path ".git/hooks.yaml" is outside the package: it lies in .git, which is git\'s, not the package\'s', 'metadata.annotations["internal.config.kubernetes.io/path"]'],
+      ['items[2] (ConfigMap abs): its path "/tmp/abs.yaml" is outside the package: it is absolute', 'metadata.annotations["config.kubernetes.io/path"]'],
+    ]);
+  });
+
+  it('a run that changes nothing returns its input byte for byte, whatever the paths', () => {
+    const options = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: options\ndata:\n  strategy: resource-merge\n';
+    const input = resourceList([tagged(cm('odd'), undefined, '../odd.yaml')], options);
+    expect(runFunction(input)).toMatchObject({ exitCode: 0, output: input });
+  });
+});
