@@ -23,7 +23,8 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, stringify } from 'yaml';
-import { caseSeed, kptErrorText, parseCaseArgs, recordCases, Rng, runAsScript } from './gen-differential-fixtures.mjs';
+import { kptErrorText, parseCaseArgs, recordCases, runAsScript } from './gen-differential-fixtures.mjs';
+import { caseSeed, Rng } from './lib/seeded-random.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ORACLE = join(ROOT, 'scripts', 'kpt-oracle.sh');

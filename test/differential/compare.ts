@@ -21,20 +21,28 @@ export type Seg = string | { key: string; fields: Record<string, Json> };
 
 export const isMapValue = (v: unknown): v is JsonMap => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const POD = 'spec.template.spec';
-const POD_LISTS: Record<string, ListRule> = {
-  [`${POD}.containers`]: { keys: ['name'], defaults: {} },
-  [`${POD}.initContainers`]: { keys: ['name'], defaults: {} },
-  [`${POD}.containers[].env`]: { keys: ['name'], defaults: {} },
-  [`${POD}.containers[].ports`]: { keys: ['containerPort', 'protocol'], defaults: { protocol: 'TCP' } },
-  [`${POD}.containers[].volumeMounts`]: { keys: ['mountPath'], defaults: {} },
-  [`${POD}.volumes`]: { keys: ['name'], defaults: {} },
-};
+/** The keyed lists of a pod spec at `pod`. */
+function podLists(pod: string): Record<string, ListRule> {
+  return {
+    [`${pod}.containers`]: { keys: ['name'], defaults: {} },
+    [`${pod}.initContainers`]: { keys: ['name'], defaults: {} },
+    [`${pod}.containers[].env`]: { keys: ['name'], defaults: {} },
+    [`${pod}.containers[].ports`]: { keys: ['containerPort', 'protocol'], defaults: { protocol: 'TCP' } },
+    [`${pod}.containers[].volumeMounts`]: { keys: ['mountPath'], defaults: {} },
+    [`${pod}.volumes`]: { keys: ['name'], defaults: {} },
+  };
+}
 
-/** The keyed lists of the kinds the fixtures hold (Kubernetes v1.21 schema). */
+const POD_LISTS = podLists('spec.template.spec');
+
+/** The keyed lists of the workload kinds and Services (Kubernetes v1.21 schema). */
 const BUILTIN: Record<string, Record<string, ListRule>> = {
   Deployment: POD_LISTS,
   StatefulSet: POD_LISTS,
+  DaemonSet: POD_LISTS,
+  ReplicaSet: POD_LISTS,
+  Job: POD_LISTS,
+  CronJob: podLists('spec.jobTemplate.spec.template.spec'),
   Service: { 'spec.ports': { keys: ['port', 'protocol'], defaults: { protocol: 'TCP' } } },
 };
 

@@ -70,6 +70,8 @@ export const DEVIATIONS = {
   crdAtomic: 'CRD lists are always atomic',
   allDeleted: 'if every resource is deleted upstream, nothing is deleted',
   moved: 'identity includes the file path; a moved resource is deleted and re-added',
+  appended: 'new keys and elements are appended, keys sorted',
+  rootKptfile: 'fast-forward and force-delete-replace never update the root Kptfile',
 } as const;
 
 class Mismatch extends Error {}
@@ -495,10 +497,13 @@ export function attributeMove(c: ResourceCase): Claim | undefined {
 
 /**
  * For a moved resource, kpt's copy is upstream's text as it is: a difference is either local's change,
- * which kpt dropped and we kept, or an upstream null, which kpt copied and we applied.
+ * which kpt dropped and we kept, or an upstream null, which kpt copied and we applied. A resource
+ * changed locally also stays at its old path in kpt's output, as local has it: there a difference is
+ * upstream's change where local kept origin's value, which kpt did not apply and we merged.
  */
 export function movedKeepsLocalChange(c: ResourceCase, d: Difference): boolean {
   const get = getter(c);
+  if (same(d.kpt, get('local', d.path)) && same(get('local', d.path), get('origin', d.path)) && same(d.ours, withoutNulls(get('upstream', d.path)))) return true;
   if (!same(d.kpt, get('upstream', d.path))) return false;
   if (same(d.ours, get('local', d.path)) && !same(get('local', d.path), get('origin', d.path))) return true;
   return d.kpt === null && d.ours === undefined;

@@ -92,17 +92,39 @@ export function fixtureResourceList(f: Pick<Fixture, 'origin' | 'upstream' | 'lo
 
 export type Doc = Record<string, unknown> & { kind?: string; metadata?: { name?: string; namespace?: string; annotations?: Record<string, unknown> } };
 
-/** A package's resources as data, each with its file. */
-export function packageDocs(files: Files): { path: string; doc: Doc; text: string }[] {
-  const out: { path: string; doc: Doc; text: string }[] = [];
-  for (const [path, text] of Object.entries(files)) {
-    if (!isResourceFile(path)) continue;
-    for (const d of parseAllDocuments(text)) {
-      const doc = d.toJS() as unknown;
-      if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) out.push({ path, doc: doc as Doc, text });
-    }
+export interface PackageDoc {
+  path: string;
+  /** Shared between calls: read it, never change it. */
+  doc: Doc;
+  text: string;
+}
+
+/** Parsed files, most recently used last: real packages repeat the same files across versions and cases. */
+const parsedFiles = new Map<string, PackageDoc[]>();
+const PARSED_FILES_KEPT = 1000;
+
+function fileDocs(path: string, text: string): PackageDoc[] {
+  const key = `${path}\0${text}`;
+  const known = parsedFiles.get(key);
+  if (known) {
+    parsedFiles.delete(key);
+    parsedFiles.set(key, known);
+    return known;
   }
+  const out: PackageDoc[] = [];
+  const docs = parseAllDocuments(text);
+  for (const d of docs) {
+    const doc = d.toJS() as unknown;
+    if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) out.push({ path, doc: doc as Doc, text: docs.length > 1 ? text.slice(d.range[0], d.range[2]) : text });
+  }
+  parsedFiles.set(key, out);
+  if (parsedFiles.size > PARSED_FILES_KEPT) parsedFiles.delete(parsedFiles.keys().next().value!);
   return out;
+}
+
+/** A package's resources as data, each with its file and its own text (the file's, if it holds one). */
+export function packageDocs(files: Files): PackageDoc[] {
+  return Object.entries(files).flatMap(([path, text]) => (isResourceFile(path) ? fileDocs(path, text) : []));
 }
 
 /** The items of the function's output, each with the file its path annotation names. */

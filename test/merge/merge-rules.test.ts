@@ -4,7 +4,7 @@
  * attribution, one identity in two files, and two ports with one name. One describe per rule.
  */
 import { resourceList } from '../helpers';
-import { merge1, run, tagged } from './merge-helpers';
+import { merge, merge1, run, tagged } from './merge-helpers';
 
 const ERROR_ON_CONFLICT = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\ndata:\n  conflicts: error\n';
 
@@ -182,6 +182,19 @@ describe('rule 6: the cnrm.cloud.google.com/blueprint annotation', () => {
     const { items } = merge1(network('cnrm/acm/v0.1.0'), network('cnrm/acm/v0.1.0', 'REGIONAL'), network('cnrm/acm/v0.1.0,kpt-pkg'));
     expect(items[0]!.metadata.annotations['cnrm.cloud.google.com/blueprint']).toBe('cnrm/acm/v0.1.0,kpt-pkg');
     expect(items[0]!.spec.routingMode).toBe('REGIONAL');
+  });
+
+  it('does not by itself make a resource deleted upstream count as changed locally', () => {
+    const other = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\ndata:\n  k: v\n';
+    const { items, messages } = merge({ origin: [network('cnrm/acm/v0.0.1'), other], upstream: [other], local: [network('cnrm/acm/v0.1.0,kpt-pkg'), other] });
+    expect(items.map((i) => i.metadata.name)).toEqual(['kept']);
+    expect(messages.filter((m) => m.includes('changed locally'))).toEqual([]);
+  });
+
+  it('still keeps a resource deleted upstream that local changed besides its attribution', () => {
+    const other = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\ndata:\n  k: v\n';
+    const { items } = merge({ origin: [network('cnrm/acm/v0.0.1'), other], upstream: [other], local: [network('cnrm/acm/v0.1.0,kpt-pkg', 'REGIONAL'), other] });
+    expect(items.map((i) => i.metadata.name).sort()).toEqual(['kept', 'net']);
   });
 
   it('merges a value local set as an ordinary field', () => {

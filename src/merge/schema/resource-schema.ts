@@ -14,10 +14,13 @@ const KPT_ATTRIBUTION = /^kpt(-(pkg|fn|live))+$/;
 
 /**
  * The blueprint attribution is an ordinary field that authors bump each release; only the entry kpt
- * appends (`cnrm/acm/v0.1.0,kpt-pkg`, or a bare `kpt-pkg`) is no local change.
+ * appends (`cnrm/acm/v0.1.0,kpt-pkg`, or a bare `kpt-pkg`) is no local change. It merges like any
+ * field, but a resource is not changed locally by its attribution alone: kpt's "unchanged" test
+ * leaves it out, and a package vendored with another attribution than its lock's commit is common.
  */
 const ATTRIBUTION: SchemaNode = {
   kind: 'scalar',
+  attribution: true,
   canonical: (value) => {
     if (typeof value !== 'string') return value;
     const authored = value.split(',').filter((entry) => !KPT_ATTRIBUTION.test(entry));

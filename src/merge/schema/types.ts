@@ -40,6 +40,8 @@ export interface ScalarSchema {
    * kpt appends to an attribution); `undefined` means the same as no field at all.
    */
   readonly canonical?: (value: unknown) => unknown;
+  /** Merged like any field, but a local difference here does not make the resource changed locally. */
+  readonly attribution?: true;
 }
 
 /** A position whose local value always stands (Kptfile `upstream`, `metadata.name`). */

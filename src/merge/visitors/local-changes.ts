@@ -1,4 +1,7 @@
-/** Read-only: where local differs from origin (fast-forward refuses to run over local changes). */
+/**
+ * Read-only: where local differs from origin, as far as a resource counts as changed locally (kept
+ * though deleted upstream; fast-forward refuses to run over it). An attribution is no such change.
+ */
 import type { Element, KeyedListElement, MapElement } from '../elements/element';
 import type { FieldPath } from '../path';
 import { same } from '../elements/same';
@@ -7,6 +10,7 @@ import { visit, type ElementVisitor } from './visitor';
 
 export class LocalChangesVisitor implements ElementVisitor<FieldPath[]> {
   scalar(element: Element): FieldPath[] {
+    if (element.schema?.kind === 'scalar' && element.schema.attribution) return [];
     return same(element, 'local', 'origin') ? [] : [element.path];
   }
 
