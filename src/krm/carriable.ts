@@ -14,6 +14,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Pair } from 'yaml';
 import type { KrmResource } from './resource';
 import { errorResult, FunctionError, type Result } from './results';
+import { isSimpleDocument } from './simple-block-tree';
 import { yamlVersionOf } from './yaml-format';
 
 /** A set's members are keys with null values, and an upstream null removes a field. */
@@ -98,12 +99,6 @@ function expansion(target: Node, resolve: (alias: Alias) => Node | undefined): N
   return copy;
 }
 
-/**
- * Checks the items the merge reads (every version of each resource it merges or adds) and expands
- * their aliases within an item; throws FunctionError naming each item and field it cannot carry.
- * `others` are the remaining items, checked only for aliases to merged items. Items known by plain
- * data alone have no tags or aliases (the fast reader refuses them) and are skipped.
- */
 /** Whether anything below `root` is an alias, an anchor or an uncarried tag: most trees have none. */
 function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
   const stack: unknown[] = [root];
@@ -117,9 +112,16 @@ function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
   return false;
 }
 
+/**
+ * Checks the items the merge reads (every version of each resource it merges or adds) and expands
+ * their aliases within an item; throws FunctionError naming each item and field it cannot carry.
+ * `others` are the remaining items, checked only for aliases to merged items. Items known by plain
+ * data alone, or by a tree built from simple text (simple-block-tree.ts), have no tags or aliases
+ * (the fast readers refuse them) and are skipped.
+ */
 export function checkCarriable(merged: readonly KrmResource[], others: readonly KrmResource[]): void {
   const problems: Result[] = [];
-  const withTrees = merged.filter((resource) => resource.hasTree && hasSpecialNodes(resource.node, yamlVersionOf(resource.doc)));
+  const withTrees = merged.filter((resource) => resource.hasTree && !isSimpleDocument(resource.doc) && hasSpecialNodes(resource.node, yamlVersionOf(resource.doc)));
   if (withTrees.length === 0) return;
   const ownNodes = new Map(withTrees.map((resource) => [resource, nodesOf(resource.node)]));
   const anchors = new Map<Node, { resource: KrmResource; path: readonly (string | number)[] }>();

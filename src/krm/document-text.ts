@@ -15,7 +15,8 @@
 import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent } from './seq-indent';
-import { newDocument, parseYaml, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
+import { readDocument } from './simple-block-tree';
+import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
 
 interface DocumentComments {
   readonly commentBefore?: string | null;
@@ -33,7 +34,7 @@ export function renderDocument(contents: Node | null, comments: DocumentComments
 
 /** A document's text read and rendered again in `style`; undefined when it does not parse. */
 export function renderText(text: string, style: RenderStyle): string | undefined {
-  const { doc } = parseYaml(text, { releaseTokens: true, ...(style.version ? { version: style.version } : {}) });
+  const doc = readDocument(text, style.version);
   if (doc.errors.length > 0) return undefined;
   return renderDocument(doc.contents as Node | null, doc, style);
 }

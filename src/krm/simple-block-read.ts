@@ -25,8 +25,8 @@ interface Line {
 const resolvePlain = (text: string): unknown => resolvePlainScalar(text, outsideSubset);
 
 /** `key:` at the start of a line, the key plain (checked against the schema below) or simply quoted. */
-const KEY_LINE = /^(?:([A-Za-z_$/][\w$./@+-]*)|'([^']*)'|"([^"\\]*)"):(?: +|$)/;
-const PLAIN_KEY = /^[A-Za-z_$/][\w$./@+-]*$/;
+export const KEY_LINE = /^(?:([A-Za-z_$/][\w$./@+-]*)|'([^']*)'|"([^"\\]*)"):(?: +|$)/;
+export const PLAIN_KEY = /^[A-Za-z_$/][\w$./@+-]*$/;
 const INTEGER_LIKE = /^\d/;
 
 /** A key kept as written: plain ones no other tag claims, none an object could trip over. */
@@ -53,16 +53,16 @@ function checkTrailer(trailer: string): void {
 }
 
 /** Characters that make a plain scalar start as something else (YAML 1.2 §7.3.3 indicators). */
-const INDICATOR_START = /^[[\]{},#&*!|>'"%@`?:]|^-(?: |$)/;
+export const INDICATOR_START = /^[[\]{},#&*!|>'"%@`?:]|^-(?: |$)/;
 
-interface Read<T> {
+export interface Read<T> {
   readonly value: T;
   /** The offset after what was read. */
   readonly end: number;
 }
 
 /** A quoted scalar that starts at `at` and closes on the same line, without escapes in double quotes. */
-function quoted(text: string, at: number): Read<string> {
+export function quoted(text: string, at: number): Read<string> {
   if (text[at] === '"') {
     const quote = text.indexOf('"', at + 1);
     if (quote === -1 || text.slice(at + 1, quote).includes('\\')) outsideSubset();
@@ -79,12 +79,12 @@ function quoted(text: string, at: number): Read<string> {
   }
 }
 
-const isQuote = (char: string | undefined): boolean => char === "'" || char === '"';
+export const isQuote = (char: string | undefined): boolean => char === "'" || char === '"';
 
 /** Where a plain scalar in a flow collection ends: a flow indicator, `: `, or `:` before one. */
 const FLOW_PLAIN_END = /[,[\]{}]|:(?=[ ,[\]{}]|$)/g;
 
-function skipSpaces(text: string, at: number): number {
+export function skipSpaces(text: string, at: number): number {
   while (text[at] === ' ') at += 1;
   return at;
 }
@@ -102,7 +102,7 @@ function flowNode(text: string, start: number): Read<unknown> {
   return { value: resolvePlain(plain.value), end: plain.end };
 }
 
-function flowPlain(text: string, at: number): Read<string> {
+export function flowPlain(text: string, at: number): Read<string> {
   FLOW_PLAIN_END.lastIndex = at;
   const end = FLOW_PLAIN_END.exec(text)?.index ?? text.length;
   const value = text.slice(at, end).replace(TRAILING_SPACES, '');
@@ -111,7 +111,7 @@ function flowPlain(text: string, at: number): Read<string> {
 }
 
 /** Past the spaces after an entry: the offset after `,` (with more to come) or after `close`. */
-function afterEntry(text: string, at: number, close: string): { end: number; closed: boolean } {
+export function afterEntry(text: string, at: number, close: string): { end: number; closed: boolean } {
   const next = skipSpaces(text, at);
   if (text[next] === close) return { end: next + 1, closed: true };
   if (text[next] !== ',' || text[skipSpaces(text, next + 1)] === close) outsideSubset();
@@ -166,7 +166,7 @@ function readScalar(text: string): unknown {
 /** `|` or `|-`, and perhaps a comment. */
 const LITERAL_HEADER = /^\|(-?)(?: +#.*)?$/;
 
-const isSeqEntry = (content: string): boolean => content === '-' || content.startsWith('- ');
+export const isSeqEntry = (content: string): boolean => content === '-' || content.startsWith('- ');
 
 class BlockReader {
   private at = 0;
@@ -274,9 +274,9 @@ class BlockReader {
   }
 }
 
-const OTHER_WHITE_SPACE = /[\t\r\f\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+export const OTHER_WHITE_SPACE = /[\t\r\f\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 const LEADING_SPACES = /^ */;
-const TRAILING_SPACES = / +$/;
+export const TRAILING_SPACES = / +$/;
 
 function linesOf(text: string): Line[] {
   const raws = text.split('\n');

@@ -1,5 +1,5 @@
 /** The only merge module that inspects `yaml` nodes: kinds, nulls, equality and display. */
-import { isMap, isScalar, isSeq, stringify, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isCollection, isMap, isScalar, isSeq, stringify, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 
 export type NodeShape = 'absent' | 'null' | 'scalar' | 'map' | 'seq';
 
@@ -72,20 +72,25 @@ export interface Comparison {
  */
 export function sameContent(a: Node | null | undefined, b: Node | null | undefined, comparison?: Comparison): boolean {
   if (a === b) return true;
-  // The visitors compare a subtree at each level on the way down; remember plain answers.
-  if (!comparison && a && b) {
-    const known = SAME.get(a)?.get(b);
-    if (known !== undefined) return known;
-    const answer = compare(a, b, undefined);
-    let row = SAME.get(a);
-    if (!row) SAME.set(a, (row = new WeakMap()));
-    row.set(b, answer);
-    return answer;
-  }
-  return compare(a, b, comparison);
+  // Leaves compare directly: remembering costs more than the comparison.
+  if (!isCollection(a) || !isCollection(b)) return compare(a, b, comparison);
+  // The visitors compare a subtree at each level on the way down; remember the answers, per
+  // comparison (one object per schema position, see elements/same.ts).
+  let byA = SAME.get(comparison ?? PLAIN);
+  if (!byA) SAME.set(comparison ?? PLAIN, (byA = new WeakMap()));
+  let row = byA.get(a);
+  const known = row?.get(b);
+  if (known !== undefined) return known;
+  const answer = compare(a, b, comparison);
+  if (!row) byA.set(a, (row = new WeakMap()));
+  row.set(b, answer);
+  return answer;
 }
 
-let SAME = new WeakMap<Node, WeakMap<Node, boolean>>();
+/** The key of comparisons without a schema. */
+const PLAIN: Comparison = {};
+
+let SAME = new WeakMap<Comparison, WeakMap<Node, WeakMap<Node, boolean>>>();
 
 /** Starts a fresh memory of comparisons: answers hold only while the nodes are not edited. */
 export function forgetComparisons(): void {
@@ -120,6 +125,8 @@ function compare(a: Node | null | undefined, b: Node | null | undefined, compari
       return left.length === right.length && left.every((item, i) => sameContent(item, right[i], comparison?.items));
     }
     case 'map': {
+      const aligned = sameKeysInOrder(mapPairs(a as Node), mapPairs(b as Node), comparison);
+      if (aligned !== undefined) return aligned;
       const compared = (pairs: Pair<Node, Node | null>[]) => {
         const byKey = new Map<string, { node: Node | null; below: Comparison | undefined }>();
         for (const pair of pairs) {
@@ -139,6 +146,20 @@ function compare(a: Node | null | undefined, b: Node | null | undefined, compari
       return true;
     }
   }
+}
+
+/**
+ * Two maps with the same keys in the same order (the common case) compare pair by pair, without
+ * indexing; undefined when the keys differ. A map's keys are unique: the parser refuses duplicates.
+ */
+function sameKeysInOrder(left: Pair<Node, Node | null>[], right: Pair<Node, Node | null>[], comparison: Comparison | undefined): boolean | undefined {
+  if (left.length !== right.length) return undefined;
+  for (let i = 0; i < left.length; i += 1) if (keyText(left[i]!.key) !== keyText(right[i]!.key)) return undefined;
+  for (let i = 0; i < left.length; i += 1) {
+    const below = comparison?.field ? comparison.field(keyText(left[i]!.key)) : undefined;
+    if (below !== false && !sameContent(left[i]!.value, right[i]!.value, below)) return false;
+  }
+  return true;
 }
 
 // -- comments ----------------------------------------------------------------------------------
@@ -181,6 +202,7 @@ let SAME_COMMENTS = new WeakMap<Node, WeakMap<Node, boolean>>();
 export function sameComments(a: Node | null | undefined, b: Node | null | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return !hasComments(a ?? b);
+  if (!isCollection(a) || !isCollection(b)) return sameOwnComments(a, b) && sameCommentsBelow(a, b);
   const known = SAME_COMMENTS.get(a)?.get(b);
   if (known !== undefined) return known;
   const answer = sameOwnComments(a, b) && sameCommentsBelow(a, b);
@@ -200,8 +222,12 @@ function sameCommentsBelow(a: Node, b: Node): boolean {
     const [left, right] = [seqItems(a), seqItems(b)];
     return Array.from({ length: Math.max(left.length, right.length) }, (_, i) => i).every((i) => sameComments(left[i], right[i]));
   }
-  const right = new Map(mapPairs(b).map((pair) => [keyText(pair.key), pair]));
-  const left = new Map(mapPairs(a).map((pair) => [keyText(pair.key), pair]));
+  const [leftPairs, rightPairs] = [mapPairs(a), mapPairs(b)];
+  if (leftPairs.length === rightPairs.length && leftPairs.every((pair, i) => keyText(pair.key) === keyText(rightPairs[i]!.key))) {
+    return leftPairs.every((l, i) => sameOwnComments(l.key, rightPairs[i]!.key) && sameComments(l.value, rightPairs[i]!.value));
+  }
+  const right = new Map(rightPairs.map((pair) => [keyText(pair.key), pair]));
+  const left = new Map(leftPairs.map((pair) => [keyText(pair.key), pair]));
   for (const key of new Set([...left.keys(), ...right.keys()])) {
     const [l, r] = [left.get(key), right.get(key)];
     if (!sameOwnComments(l?.key as Node | undefined, r?.key as Node | undefined) || !sameComments(l?.value as Node | null | undefined, r?.value as Node | null | undefined)) return false;

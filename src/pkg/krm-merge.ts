@@ -17,7 +17,7 @@ import { ResourceList } from '../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../krm/document-text';
 import { errorResult, FunctionError, hasError, type Result } from '../krm/results';
 import { firstInvalidByte } from '../krm/utf8';
-import { parseYaml } from '../krm/yaml-format';
+import { readDocument } from '../krm/simple-block-tree';
 import { joinYamlStream, splitYamlStream, type DocumentFate } from '../krm/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
 import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
@@ -76,7 +76,7 @@ const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly 
 
 /** A document's parse and the KRM object it holds, if it holds one. */
 function parseResource(doc: PackageDocument): { parsed: Document; resource: KrmResource } | undefined {
-  const { doc: parsed } = parseYaml(doc.text, { releaseTokens: true, ...(doc.version ? { version: doc.version } : {}) });
+  const parsed = readDocument(doc.text, doc.version);
   if (parsed.errors.length > 0) throw new ParseError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
   const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');

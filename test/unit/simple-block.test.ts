@@ -11,6 +11,7 @@ import { readSimpleBlockMap } from '../../src/krm/simple-block-read';
 import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
 import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
+import { damagedDocument } from './damaged-documents';
 
 const SEED = 20261122;
 
@@ -152,17 +153,9 @@ describe('reading simple block YAML', () => {
 
   it('accepts only valid YAML, read as yaml reads it, when corpus documents are damaged', () => {
     const sample = corpusDocuments.filter((d) => readSimpleBlockMap(d) !== undefined).slice(0, 200);
-    const damage = fc.record({
-      document: fc.constantFrom(...sample),
-      at: fc.nat(),
-      edit: fc.constantFrom(' ', '  ', '\n', '- ', ': ', '#', ' #', "'", '"', '{', '[', '}', ']', ',', ', ', '|', '|-', '>', '&', '*', '!', ':', '-', '?', 'x', '', '\\'),
-      cut: fc.nat({ max: 3 }),
-    });
     let accepted = 0;
     fc.assert(
-      fc.property(damage, ({ document: text, at, edit, cut }) => {
-        const position = at % text.length;
-        const damaged = text.slice(0, position) + edit + text.slice(position + cut);
+      fc.property(damagedDocument(sample), (damaged) => {
         const read = readSimpleBlockMap(damaged);
         if (read === undefined) return;
         accepted += 1;

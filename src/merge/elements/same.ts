@@ -7,15 +7,32 @@ import type { SchemaNode } from '../schema/types';
 import { sameContent, type Comparison } from '../yaml-values';
 import type { Element, Side } from './element';
 
+/** One comparison per schema position and flavour: what sameContent remembers answers by. */
+const comparisons = [new WeakMap<SchemaNode, Comparison | undefined>(), new WeakMap<SchemaNode, Comparison | undefined>()];
+
 function comparisonFor(schema: SchemaNode | undefined, asWritten: boolean): Comparison | undefined {
-  switch (schema?.kind) {
-    case 'object':
+  if (!schema) return undefined;
+  const known = comparisons[Number(asWritten)]!;
+  if (known.has(schema)) return known.get(schema);
+  const comparison = buildComparison(schema, asWritten);
+  known.set(schema, comparison);
+  return comparison;
+}
+
+function buildComparison(schema: SchemaNode, asWritten: boolean): Comparison | undefined {
+  switch (schema.kind) {
+    case 'object': {
+      const fields = new Map<string, Comparison | false | undefined>();
       return {
         field: (key) => {
+          if (fields.has(key)) return fields.get(key);
           const child = schema.field(key);
-          return child?.kind === 'retained' ? false : comparisonFor(child, asWritten);
+          const comparison = child?.kind === 'retained' ? false : comparisonFor(child, asWritten);
+          fields.set(key, comparison);
+          return comparison;
         },
       };
+    }
     case 'keyed-list': {
       const items = comparisonFor(schema.item, asWritten);
       return items && { items };

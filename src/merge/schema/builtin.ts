@@ -15,8 +15,18 @@ function objectOf(type: TypeHandle, atomic: boolean): ObjectSchema {
   return schema;
 }
 
+/** Each field of the table has one schema node. */
+const converted = new WeakMap<FieldSchema, SchemaNode | undefined>();
+
 function fromField(field: FieldSchema | undefined): SchemaNode | undefined {
   if (!field) return undefined;
+  if (converted.has(field)) return converted.get(field);
+  const schema = convertField(field);
+  converted.set(field, schema);
+  return schema;
+}
+
+function convertField(field: FieldSchema): SchemaNode | undefined {
   switch (field.shape) {
     case 'scalar':
       return SCALAR;

@@ -1,6 +1,6 @@
 /** Schemas of custom kinds, read from CustomResourceDefinitions found among the items. */
 import type { Node } from 'yaml';
-import { ATOMIC, SCALAR, SET, mapOf, withKeyDefaults, type ObjectSchema, type SchemaNode } from './types';
+import { ATOMIC, SCALAR, SET, mapOf, memoField, withKeyDefaults, type ObjectSchema, type SchemaNode } from './types';
 
 interface OpenApiV3 {
   type?: string;
@@ -35,7 +35,7 @@ function convert(schema: OpenApiV3 | undefined): SchemaNode | undefined {
   if (schema.properties) {
     const properties = schema.properties;
     const extra = typeof schema.additionalProperties === 'object' ? convert(schema.additionalProperties) : undefined;
-    return { kind: 'object', atomic: atomicMap, field: (name) => (Object.prototype.hasOwnProperty.call(properties, name) ? convert(properties[name]) : extra) };
+    return { kind: 'object', atomic: atomicMap, field: memoField((name) => (Object.prototype.hasOwnProperty.call(properties, name) ? convert(properties[name]) : extra)) };
   }
   if (typeof schema.additionalProperties === 'object') return mapOf(convert(schema.additionalProperties), atomicMap);
   if (schema.type === 'object') return atomicMap ? mapOf(undefined, true) : undefined;

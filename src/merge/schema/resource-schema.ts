@@ -1,5 +1,5 @@
 /** Wraps a resource's schema: bookkeeping annotations always stay local's, the blueprint attribution compares without kpt's entry. */
-import { RETAINED, type ObjectSchema, type SchemaNode } from './types';
+import { memoField, RETAINED, type ObjectSchema, type SchemaNode } from './types';
 
 /**
  * kpt's reader annotations, and the upstream identifier `kpt pkg get` writes on fetch: never a local
@@ -34,18 +34,25 @@ export function isBookkeepingAnnotation(key: string): boolean {
 
 function annotations(inner: SchemaNode | undefined): ObjectSchema {
   const innerField = inner?.kind === 'object' ? (name: string) => inner.field(name) : () => undefined;
-  return { kind: 'object', atomic: false, field: (name) => (name === BLUEPRINT ? ATTRIBUTION : isBookkeepingAnnotation(name) ? RETAINED : innerField(name)) };
+  return { kind: 'object', atomic: false, field: memoField((name) => (name === BLUEPRINT ? ATTRIBUTION : isBookkeepingAnnotation(name) ? RETAINED : innerField(name))) };
 }
 
 function metadata(inner: SchemaNode | undefined): ObjectSchema {
   const innerField = inner?.kind === 'object' ? (name: string) => inner.field(name) : () => undefined;
-  return { kind: 'object', atomic: false, field: (name) => (name === 'annotations' ? annotations(innerField(name)) : innerField(name)) };
+  return { kind: 'object', atomic: false, field: memoField((name) => (name === 'annotations' ? annotations(innerField(name)) : innerField(name))) };
 }
 
+const wrapped = new WeakMap<ObjectSchema, ObjectSchema>();
+const UNKNOWN_ROOT = wrap(undefined);
+
+function wrap(root: ObjectSchema | undefined): ObjectSchema {
+  return { kind: 'object', atomic: false, field: memoField((name) => (name === 'metadata' ? metadata(root?.field(name)) : root?.field(name))) };
+}
+
+/** One wrapped schema per root, so that its positions stay the same objects. */
 export function resourceSchema(root: ObjectSchema | undefined): ObjectSchema {
-  return {
-    kind: 'object',
-    atomic: false,
-    field: (name) => (name === 'metadata' ? metadata(root?.field(name)) : root?.field(name)),
-  };
+  if (!root) return UNKNOWN_ROOT;
+  let schema = wrapped.get(root);
+  if (!schema) wrapped.set(root, (schema = wrap(root)));
+  return schema;
 }

@@ -67,6 +67,20 @@ export function withKeyDefaults(item: SchemaNode | undefined, defaults: Readonly
   return { kind: 'object', atomic: inner?.atomic ?? false, field: (name) => defaulted.get(name) ?? inner?.field(name) };
 }
 
+/**
+ * A field lookup that answers each name once: a schema position is then always the same object, so
+ * comparisons made for it can be remembered (yaml-values.ts).
+ */
+export function memoField(field: (name: string) => SchemaNode | undefined): (name: string) => SchemaNode | undefined {
+  const known = new Map<string, SchemaNode | undefined>();
+  return (name) => {
+    if (known.has(name)) return known.get(name);
+    const schema = field(name);
+    known.set(name, schema);
+    return schema;
+  };
+}
+
 /** An object whose every field has the same schema (a string-keyed map such as `labels`). */
 export function mapOf(value: SchemaNode | undefined, atomic = false): ObjectSchema {
   return { kind: 'object', atomic, field: () => value };
