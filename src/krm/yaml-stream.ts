@@ -43,7 +43,19 @@ function linesOf(text: string): Line[] {
 
 const isQuiet = (line: Line) => line.text.trim() === '' || line.text.trimStart().startsWith('#');
 
+/** A line that may be a marker, and line breaks other than `\n`: where the line walk below is needed. */
+const NEEDS_WALK = /^(?:---|\.\.\.|%)|[\r\u2028\u2029]/m;
+/** A line with something on it besides white space and a comment. */
+const CONTENT_LINE = /^[^\S\n]*[^\s#]/m;
+
 export function splitYamlStream(text: string): StreamDocument[] {
+  // Most files are one document without markers: the whole text, when it holds anything.
+  if (!NEEDS_WALK.test(text)) return CONTENT_LINE.test(text) ? [{ text, start: 0, end: text.length, headerStart: 0 }] : [];
+  return walkYamlStream(text);
+}
+
+/** The documents of any text, line by line. */
+export function walkYamlStream(text: string): StreamDocument[] {
   const documents: StreamDocument[] = [];
   let part: Line[] = [];
   let header: Line[] = [];

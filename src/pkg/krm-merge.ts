@@ -11,14 +11,14 @@
 import { isMap, type Document } from 'yaml';
 import type { MergeStrategy } from '../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
-import { scanIdentity } from '../krm/identity-scan';
+import { scanIdentity, type ScanOutcome } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../krm/document-text';
 import { errorResult, FunctionError, hasError, type Result } from '../krm/results';
 import { firstInvalidByte } from '../krm/utf8';
 import { readDocument } from '../krm/simple-block-tree';
-import { joinYamlStream, splitYamlStream, type DocumentFate } from '../krm/yaml-stream';
+import { joinYamlStream, type DocumentFate } from '../krm/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
 import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
 import { MERGE_SOURCE } from '../merge/resources/sources';
@@ -48,11 +48,18 @@ export interface KrmVersions {
   readonly upstream: KrmFiles;
   /** YAML files that hold no KRM object in any version: plain files, for the non-KRM rules. */
   readonly plainYaml: ReadonlySet<string>;
+  /** A document's identity as a line scan reads it, once per distinct text. */
+  readonly scan: (doc: PackageDocument) => ScanOutcome;
 }
 
 export function readKrmVersions(local: PackageTree, origin: PackageTree, upstream: PackageTree): KrmVersions {
   const versions = { local: krmFiles(local), origin: krmFiles(origin), upstream: krmFiles(upstream) };
-  return { ...versions, plainYaml: plainYamlFiles([versions.local, versions.origin, versions.upstream]) };
+  const scans = new Map<string, ScanOutcome>();
+  const scan = (doc: PackageDocument) => {
+    if (!scans.has(doc.text)) scans.set(doc.text, scanIdentity(doc.text));
+    return scans.get(doc.text);
+  };
+  return { ...versions, scan, plainYaml: plainYamlFiles([versions.local, versions.origin, versions.upstream], scan) };
 }
 
 const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
@@ -143,13 +150,13 @@ function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles):
   return new Set([...l].filter((dir) => dir !== '' && o.has(dir) && !u.has(dir)));
 }
 
-/** Whether a file's text holds a KRM object (or something the scan cannot tell apart from one). */
-function holdsKrm(path: string, text: string): boolean {
-  return splitYamlStream(text).some((doc, index) => {
-    const scanned = scanIdentity(doc.text);
+/** Whether a file's documents hold a KRM object (or something the scan cannot tell apart from one). */
+function holdsKrm(documents: readonly PackageDocument[], scan: (doc: PackageDocument) => ScanOutcome): boolean {
+  return documents.some((doc) => {
+    const scanned = scan(doc);
     if (scanned) return scanned.krm;
     try {
-      return parseResource({ ...doc, path, index }) !== undefined;
+      return parseResource(doc) !== undefined;
     } catch {
       return true;
     }
@@ -157,17 +164,18 @@ function holdsKrm(path: string, text: string): boolean {
 }
 
 /** Which YAML files hold no KRM object in any version that has them; a text the versions share is read once. */
-function plainYamlFiles(versions: readonly KrmFiles[]): Set<string> {
+function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocument) => ScanOutcome): Set<string> {
   const plain = new Map<string, boolean>();
   const byText = new Map<string, boolean>();
   for (const files of versions) {
+    const documents = groupBy(files.documents, (d) => d.path);
     for (const [path, text] of files.files) {
       if (plain.get(path) === false) continue;
       if (path.endsWith('Kptfile')) {
         plain.set(path, false);
         continue;
       }
-      if (!byText.has(text)) byText.set(text, !holdsKrm(path, text));
+      if (!byText.has(text)) byText.set(text, !holdsKrm(documents.get(path) ?? [], scan));
       plain.set(path, byText.get(text)!);
     }
   }
@@ -184,7 +192,7 @@ function optionsConfig(options: KrmMergeOptions): { strategy?: MergeStrategy; co
 }
 
 export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, context: MergeContext): KrmMergeOutcome {
-  const { local, origin, upstream, plainYaml } = versions;
+  const { local, origin, upstream, plainYaml, scan } = versions;
   const isResourceDoc = (doc: PackageDocument) => !plainYaml.has(doc.path);
   try {
     const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
@@ -210,7 +218,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const parsedLocal = new Map<PackageDocument, ParsedDocument>();
     for (const doc of local.documents) {
       if (!isResourceDoc(doc)) continue;
-      const scanned = scanIdentity(doc.text);
+      const scanned = scan(doc);
       if (scanned?.krm === false) continue;
       const scope = scopeOf(doc.path, localDirs);
       const needed =

@@ -1,4 +1,5 @@
-import { joinYamlStream, splitYamlStream, type DocumentFate, type StreamDocument } from '../../src/krm/yaml-stream';
+import fc from 'fast-check';
+import { joinYamlStream, splitYamlStream, walkYamlStream, type DocumentFate, type StreamDocument } from '../../src/krm/yaml-stream';
 
 const FILE = ['# Copyright header', '---', '# first', 'a: 1', '# after a', '---   # second', 'b: 2', '---', '# only a comment', '---', '%YAML 1.1', '---', 'c: 0755', '...', ''].join('\n');
 
@@ -49,5 +50,18 @@ describe('a YAML file as documents with the text around them', () => {
 
   it('a `---` inside a block scalar is indented, so it is no marker', () => {
     expect(splitYamlStream('s: |\n  ---\n  text\n').map((d) => d.text)).toEqual(['s: |\n  ---\n  text\n']);
+  });
+});
+
+describe('splitting a file without markers', () => {
+  const line = fc.constantFrom('a: 1', '  b: 2', '# c', '  # d', '', '   ', '---', '--- # e', '...', '%YAML 1.1', '-- x', 'x ---', '\t', '\u00a0', 'f: |', '  ---', 'g\r', '\u2028');
+  it('gives what the line walk gives, whatever the lines', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.boolean(), (lines, finalNewline) => {
+        const text = lines.join('\n') + (finalNewline ? '\n' : '');
+        expect(splitYamlStream(text)).toEqual(walkYamlStream(text));
+      }),
+      { seed: 20261124, numRuns: 3000 },
+    );
   });
 });
