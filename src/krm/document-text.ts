@@ -16,6 +16,7 @@ import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent } from './seq-indent';
 import { readDocument } from './simple-block-tree';
+import { renderSimpleDocument } from './simple-render';
 import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
 
 interface DocumentComments {
@@ -25,6 +26,8 @@ interface DocumentComments {
 
 /** A whole document: its contents with its own comments, ending with a newline. */
 export function renderDocument(contents: Node | null, comments: DocumentComments, style: RenderStyle): string {
+  const simple = renderSimpleDocument(contents, comments, style);
+  if (simple !== undefined) return simple;
   const doc = newDocument(style.version);
   doc.contents = contents;
   doc.commentBefore = comments.commentBefore ?? null;
