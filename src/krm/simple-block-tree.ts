@@ -16,6 +16,8 @@ import { OutsideSubset } from './plain-scalars';
 import { afterEntry, flowPlain, INDICATOR_START, isQuote, isSeqEntry, KEY_LINE, OTHER_WHITE_SPACE, PLAIN_KEY, quoted, skipSpaces, TRAILING_SPACES, type Read } from './simple-block-read';
 import { PARSE_OPTIONS, parseYaml, YAML_11_NON_STRING, type YamlVersion } from './yaml-format';
 
+const NO_LINES: readonly Line[] = [];
+
 const enum Kind {
   Blank,
   Comment,
@@ -38,6 +40,14 @@ const TEMPLATE = new Document(undefined, DOCUMENT_OPTIONS);
 /** The tags a plain scalar is tested against, in the order the composer tries them. */
 const PLAIN_TAGS = (TEMPLATE.schema.tags as ScalarTag[]).filter((tag) => tag.default === true && tag.test !== undefined);
 const STRING_TAG = (TEMPLATE.schema.tags as ScalarTag[]).find((tag) => tag.tag === 'tag:yaml.org,2002:str')!;
+
+/** What any tag but the string one reads: most plain text is a string, found with one test. */
+const OTHER_TYPES = new RegExp(PLAIN_TAGS.map((tag) => `(?:${tag.test!.source})`).join('|'));
+
+/** The tag of a plain scalar: the first whose test its text passes, else the string tag. */
+function plainTag(source: string): ScalarTag {
+  return (OTHER_TYPES.test(source) && PLAIN_TAGS.find((candidate) => candidate.test!.test(source))) || STRING_TAG;
+}
 
 /** Out of the subset: the caller parses. A declaration, so that the compiler narrows after it. */
 function bail(): never {
@@ -90,6 +100,13 @@ class Props {
     if (this.spaceBefore) node.spaceBefore = true;
     if (this.comment) node.commentBefore = this.comment;
   }
+}
+
+/** What the lines before an item, at the start of a line, make of it. */
+function propsOf(lines: readonly Line[]): Props {
+  const props = new Props(true);
+  for (const line of lines) props.addLine(line);
+  return props;
 }
 
 /** The comment lines before the document's first content, as `yaml`'s composer reads its prelude. */
@@ -188,8 +205,9 @@ class TreeBuilder {
   }
 
   /** The blank and comment lines from `at` to `end`. */
-  private gap(end: number): Line[] {
-    return this.lines.slice(this.at, end === -1 ? this.lines.length : end);
+  private gap(end: number): readonly Line[] {
+    const to = end === -1 ? this.lines.length : end;
+    return to === this.at ? NO_LINES : this.lines.slice(this.at, to);
   }
 
   /**
@@ -209,15 +227,13 @@ class TreeBuilder {
     const gap = this.gap(this.nextContent());
     if (lineValue) this.checkAfterLineValue(gap, indent);
     if (indent === 0 || !gap.some((line) => line.kind === Kind.Comment && line.indent >= indent)) return;
-    const props = new Props(true);
-    for (const line of gap) props.addLine(line);
-    collection.comment = props.comment;
+    collection.comment = propsOf(gap).comment;
     this.at += gap.length;
   }
 
   private map(indent: number): YAMLMap {
     const map = new YAMLMap(this.schema);
-    const keys = new Set<string>();
+    const keys: string[] = [];
     let lineValue = false;
     for (;;) {
       const next = this.nextContent();
@@ -229,13 +245,12 @@ class TreeBuilder {
       if (line.indent > indent || isSeqEntry(line.content)) bail();
       const gap = this.gap(next);
       if (lineValue) this.checkAfterLineValue(gap, indent);
-      const props = new Props(true);
-      for (const l of gap) props.addLine(l);
       this.at = next;
       const entry = this.mapEntry(line.content, indent);
-      if (keys.has(entry.keyText)) bail();
-      keys.add(entry.keyText);
-      props.applyTo(entry.pair.key as Scalar);
+      // Duplicate keys are the parser's to report.
+      if (keys.includes(entry.keyText)) bail();
+      keys.push(entry.keyText);
+      if (gap.length > 0) propsOf(gap).applyTo(entry.pair.key as Scalar);
       map.items.push(entry.pair);
       lineValue = entry.lineValue;
     }
@@ -346,8 +361,7 @@ class TreeBuilder {
       }
       const gap = this.gap(next);
       if (lineValue) this.checkAfterLineValue(gap, indent);
-      const props = new Props(true);
-      for (const l of gap) props.addLine(l);
+      const props = propsOf(gap);
       props.dash();
       this.at = next;
       const item = this.seqItem(line, props);
@@ -399,7 +413,7 @@ class TreeBuilder {
 
   /** A plain scalar as the composer resolves it: the first default tag whose test matches, else a string. */
   private plainScalar(source: string): Scalar {
-    const tag = PLAIN_TAGS.find((candidate) => candidate.test!.test(source)) ?? STRING_TAG;
+    const tag = plainTag(source);
     const resolved: unknown = tag.resolve(source, bail, this.doc.options);
     const scalar: Spelled = isScalar(resolved) ? resolved : new Scalar(resolved);
     scalar.source = source;

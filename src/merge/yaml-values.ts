@@ -74,6 +74,8 @@ export function sameContent(a: Node | null | undefined, b: Node | null | undefin
   if (a === b) return true;
   // Leaves compare directly: remembering costs more than the comparison.
   if (!isCollection(a) || !isCollection(b)) return compare(a, b, comparison);
+  // Most subtrees the visitors ask about are unchanged: one walk answers for every comparison.
+  if (identical(a, b)) return true;
   // The visitors compare a subtree at each level on the way down; remember the answers, per
   // comparison (one object per schema position, see elements/same.ts).
   let byA = SAME.get(comparison ?? PLAIN);
@@ -96,6 +98,40 @@ let SAME = new WeakMap<Comparison, WeakMap<Node, WeakMap<Node, boolean>>>();
 export function forgetComparisons(): void {
   SAME = new WeakMap();
   SAME_COMMENTS = new WeakMap();
+  IDENTICAL = new WeakMap();
+}
+
+let IDENTICAL = new WeakMap<Node, WeakMap<Node, boolean>>();
+
+/**
+ * The same data, with no schema to overlook anything, and the same comments everywhere, keys in the
+ * same order: what makes every comparison here true. Remembered for collections.
+ */
+function identical(a: Node | null | undefined, b: Node | null | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || !sameOwnComments(a, b)) return false;
+  if (isScalar(a)) return isScalar(b) && sameScalar(a.value, b.value);
+  if (!isCollection(a) || !isCollection(b)) return false;
+  let row = IDENTICAL.get(a);
+  const known = row?.get(b);
+  if (known !== undefined) return known;
+  const answer = identicalItems(a, b);
+  if (!row) IDENTICAL.set(a, (row = new WeakMap()));
+  row.set(b, answer);
+  return answer;
+}
+
+function identicalItems(a: Node, b: Node): boolean {
+  if (isSeq(a)) {
+    const [left, right] = [seqItems(a), seqItems(b)];
+    return isSeq(b) && left.length === right.length && left.every((item, i) => identical(item, right[i]));
+  }
+  const [left, right] = [mapPairs(a), mapPairs(b)];
+  if (!isMap(a) || !isMap(b) || left.length !== right.length) return false;
+  return left.every((pair, i) => {
+    const other = right[i]!;
+    return keyText(pair.key) === keyText(other.key) && sameOwnComments(pair.key, other.key) && identical(pair.value, other.value);
+  });
 }
 
 const isScalarOrAbsent = (node: Node | null | undefined): boolean => shapeOf(node) === 'scalar' || shapeOf(node) === 'absent';
@@ -203,6 +239,7 @@ export function sameComments(a: Node | null | undefined, b: Node | null | undefi
   if (a === b) return true;
   if (!a || !b) return !hasComments(a ?? b);
   if (!isCollection(a) || !isCollection(b)) return sameOwnComments(a, b) && sameCommentsBelow(a, b);
+  if (identical(a, b)) return true;
   const known = SAME_COMMENTS.get(a)?.get(b);
   if (known !== undefined) return known;
   const answer = sameOwnComments(a, b) && sameCommentsBelow(a, b);

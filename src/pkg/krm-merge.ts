@@ -48,16 +48,16 @@ export interface KrmVersions {
   readonly upstream: KrmFiles;
   /** YAML files that hold no KRM object in any version: plain files, for the non-KRM rules. */
   readonly plainYaml: ReadonlySet<string>;
-  /** A document's identity as a line scan reads it, once per distinct text. */
+  /** A document's identity as a line scan reads it, once per document. */
   readonly scan: (doc: PackageDocument) => ScanOutcome;
 }
 
 export function readKrmVersions(local: PackageTree, origin: PackageTree, upstream: PackageTree): KrmVersions {
   const versions = { local: krmFiles(local), origin: krmFiles(origin), upstream: krmFiles(upstream) };
-  const scans = new Map<string, ScanOutcome>();
+  const scans = new Map<PackageDocument, ScanOutcome>();
   const scan = (doc: PackageDocument) => {
-    if (!scans.has(doc.text)) scans.set(doc.text, scanIdentity(doc.text));
-    return scans.get(doc.text);
+    if (!scans.has(doc)) scans.set(doc, scanIdentity(doc.text));
+    return scans.get(doc);
   };
   return { ...versions, scan, plainYaml: plainYamlFiles([versions.local, versions.origin, versions.upstream], scan) };
 }
@@ -163,23 +163,26 @@ function holdsKrm(documents: readonly PackageDocument[], scan: (doc: PackageDocu
   });
 }
 
-/** Which YAML files hold no KRM object in any version that has them; a text the versions share is read once. */
+/**
+ * Which YAML files hold no KRM object in any version that has them; a text a version shares with an
+ * earlier one is not read again. Texts are compared, not looked up: hashing whole files costs more.
+ */
 function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocument) => ScanOutcome): Set<string> {
-  const plain = new Map<string, boolean>();
-  const byText = new Map<string, boolean>();
-  for (const files of versions) {
-    const documents = groupBy(files.documents, (d) => d.path);
-    for (const [path, text] of files.files) {
-      if (plain.get(path) === false) continue;
-      if (path.endsWith('Kptfile')) {
-        plain.set(path, false);
-        continue;
-      }
-      if (!byText.has(text)) byText.set(text, !holdsKrm(documents.get(path) ?? [], scan));
-      plain.set(path, byText.get(text)!);
-    }
+  const plain = new Set<string>();
+  const documents = versions.map((files) => groupBy(files.documents, (d) => d.path));
+  const paths = new Set(versions.flatMap((files) => [...files.files.keys()]));
+  for (const path of paths) {
+    if (path.endsWith('Kptfile')) continue;
+    const read: string[] = [];
+    const isPlain = versions.every((files, i) => {
+      const text = files.files.get(path);
+      if (text === undefined || read.includes(text)) return true;
+      read.push(text);
+      return !holdsKrm(documents[i]!.get(path) ?? [], scan);
+    });
+    if (isPlain) plain.add(path);
   }
-  return new Set([...plain].filter(([, isPlain]) => isPlain).map(([path]) => path));
+  return plain;
 }
 
 function optionsConfig(options: KrmMergeOptions): { strategy?: MergeStrategy; conflicts: 'upstream-wins' | 'error'; upstreamRef?: string; upstreamCommit?: string } {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
 import { readDocument } from '../../src/krm/simple-block-tree';
 import { renderSimpleDocument } from '../../src/krm/simple-render';
 import { newDocument, renderOptions, type RenderStyle } from '../../src/krm/yaml-format';
@@ -65,7 +65,7 @@ function nodesOf(node: unknown, out: object[] = []): object[] {
 }
 
 const VALUES: readonly unknown[] = ['x', 'two words', '', ' lead', 'trail ', 'a: b', 'a #b', '#x', '- x', '-', 'on', 'y', '0755', '12:30', 'null', '1e3', "it's", 'q"x', 'x\ny', 'tab\there', '{a}', '[b]', 'a,b', '---x', 'é', 7, -0, 1.5, 2 ** 60, true, false, null];
-const TYPES: readonly (string | undefined)[] = [undefined, 'PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'];
+const TYPES: readonly (Scalar.Type | undefined)[] = [undefined, 'PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED'];
 const COMMENTS: readonly string[] = [' c', '', ' ', 'x', ' two\n lines', '\n', ' c\n', ' a\n\n b'];
 
 /** One edit of the kind a merge makes, chosen by `choice` at the node `at` picks. */
