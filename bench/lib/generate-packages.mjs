@@ -425,3 +425,22 @@ export function writePackages(gen, dir) {
   }
   return { origin: join(dir, 'origin'), upstream: join(dir, 'upstream'), local: join(dir, 'local') };
 }
+
+/**
+ * The same three versions with every `every`-th Deployment moved below `dir`, a subpackage with a
+ * Kptfile of its own (the same in every version): a composite package, as kpt users have them.
+ */
+export function withSubpackage(gen, dir, every = 10) {
+  const kptfile = ['apiVersion: kpt.dev/v1', 'kind: Kptfile', 'metadata:', `  name: ${dir}`, '  annotations:', '    config.kubernetes.io/local-config: "true"', 'info:', '  description: a subpackage of the generated benchmark package', ''].join('\n');
+  const moved = new Map();
+  [...gen.files.origin.keys()].filter((path) => path !== 'Kptfile').forEach((path, i) => {
+    if (i % every === 0) moved.set(path, `${dir}/${path}`);
+  });
+  const move = (files) => new Map([...[...files].map(([path, text]) => [moved.get(path) ?? path, text]), [`${dir}/Kptfile`, kptfile]]);
+  return {
+    ...gen,
+    files: { origin: move(gen.files.origin), upstream: move(gen.files.upstream), local: move(gen.files.local) },
+    expectations: new Map([...gen.expectations].map(([path, expectation]) => [moved.get(path) ?? path, expectation])),
+    counts: { ...gen.counts, subpackage: { directory: dir, deployments: moved.size } },
+  };
+}

@@ -3,7 +3,7 @@
  * upstream-identifier annotation) from its lines, so a package's untouched resources need no parse.
  * Answers undefined when it cannot be sure; the caller then parses.
  */
-import { BEYOND_LINE_SCAN, keyOf, meaningfulLines, simpleScalar, valueOf, type Line } from './line-scan';
+import { keyOf, meaningfulLines, simpleScalar, valueOf, type Line } from './line-scan';
 
 /** What identity is made of, whether read from a parsed resource or scanned from its text. */
 export interface IdentityFacts {
@@ -35,8 +35,39 @@ function field(lines: readonly Line[], indent: number, key: string): { value: st
   return at === -1 ? undefined : { value: simpleScalar(valueOf(lines[at]!.text)), at };
 }
 
+/** Anchors, aliases and tags, which a line scan cannot follow, on one line. */
+const SPECIAL_ON_LINE = /(^|[\s:,[{-])[&*!]/;
+
+/** Tabs, carriage returns, directives and document markers: the structure a line scan cannot see. */
+const BREAKS_THE_STRUCTURE = /\t|\r|^(---|\.\.\.|%)/m;
+
+/** Whether a line the scan read holds an anchor, an alias or a tag: elsewhere, prose may hold `*` or `&`. */
+const special = (line: Line | undefined): boolean => line !== undefined && SPECIAL_ON_LINE.test(line.text);
+
+
+/**
+ * The group and kind a CustomResourceDefinition's text defines (`spec.group`, `spec.names.kind`),
+ * when a line scan can read them: only the lines read must be plain, so the prose of a schema's
+ * descriptions does not matter.
+ */
+export function scanDefinedKind(text: string): { readonly group: string; readonly kind: string } | undefined {
+  if (BREAKS_THE_STRUCTURE.test(text)) return undefined;
+  const lines = meaningfulLines(text);
+  const spec = field(lines, 0, 'spec');
+  if (!spec || valueOf(lines[spec.at]!.text) !== '') return undefined;
+  const below = children(lines, spec.at);
+  const group = field(below.lines, below.indent, 'group');
+  const names = field(below.lines, below.indent, 'names');
+  if (!group?.value || !names || valueOf(below.lines[names.at]!.text) !== '') return undefined;
+  const inNames = children(below.lines, names.at);
+  const kind = field(inNames.lines, inNames.indent, 'kind');
+  if (!kind?.value) return undefined;
+  const read = [lines[spec.at], below.lines[group.at], below.lines[names.at], inNames.lines[kind.at]];
+  return read.some(special) ? undefined : { group: group.value, kind: kind.value };
+}
+
 export function scanIdentity(text: string): ScanOutcome {
-  if (BEYOND_LINE_SCAN.test(text)) return undefined;
+  if (BREAKS_THE_STRUCTURE.test(text)) return undefined;
   const lines = meaningfulLines(text);
   // A sequence is not a KRM object; other `- ` lines at column 0 are compact lists under a key.
   if (lines[0]?.text.startsWith('-')) return { krm: false };
@@ -52,12 +83,15 @@ export function scanIdentity(text: string): ScanOutcome {
   if (!name?.value || (namespace && namespace.value === undefined)) return undefined;
   const annotations = field(below.lines, below.indent, 'annotations');
   let upstreamIdentifier: string | undefined;
+  const read = [lines[apiVersion.at], lines[kind.at], lines[metadata.at], below.lines[name.at], namespace && below.lines[namespace.at], annotations && below.lines[annotations.at]];
   if (annotations) {
     const entries = children(below.lines, annotations.at);
     const entry = field(entries.lines, entries.indent, UPSTREAM_IDENTIFIER);
     if (entry && entry.value === undefined) return undefined;
     upstreamIdentifier = entry?.value;
+    read.push(entry && entries.lines[entry.at]);
   }
+  if (read.some(special)) return undefined;
   const comment = /^metadata:\s+#(.*)$/.exec(lines[metadata.at]!.text)?.[1];
   return {
     krm: true,

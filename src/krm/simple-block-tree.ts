@@ -13,10 +13,65 @@
  */
 import { Document, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 import { OutsideSubset } from './plain-scalars';
-import { afterEntry, flowPlain, INDICATOR_START, isQuote, isSeqEntry, KEY_LINE, OTHER_WHITE_SPACE, PLAIN_KEY, quoted, skipSpaces, TRAILING_SPACES, type Read } from './simple-block-read';
+import { afterEntry, flowPlain, INDICATOR_START, isQuote, isSeqEntry, KEY_LINE, PLAIN_KEY, quoted, skipSpaces, TRAILING_SPACES, type Read } from './simple-block-read';
 import { PARSE_OPTIONS, parseYaml, YAML_11_NON_STRING, type YamlVersion } from './yaml-format';
 
 const NO_LINES: readonly Line[] = [];
+
+/**
+ * Characters a line scan would take for white space or line breaks where YAML does not, or the other
+ * way round: tabs, carriage returns, the line breaks of YAML 1.1 and of JavaScript's patterns, a
+ * byte-order mark. Other spaces (no-break and the like) are content to YAML, and here.
+ */
+const BREAKS_THE_LINE_SCAN = /[\t\r\f\v\u0085\u2028\u2029\ufeff]/;
+
+/** What each one-character escape of a double-quoted scalar stands for (YAML 1.2 §5.7). */
+const ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+};
+const HEX_ESCAPE_LENGTHS: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+
+/** A double-quoted scalar that starts at `at` and closes on its line, its escapes read. */
+function doubleQuoted(text: string, at: number): Read<string> {
+  let value = '';
+  for (let i = at + 1; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (char === '"') return { value, end: i + 1 };
+    if (char !== '\\') {
+      value += char;
+      continue;
+    }
+    const next = text[(i += 1)];
+    if (next === undefined) break;
+    const length = HEX_ESCAPE_LENGTHS[next];
+    if (length === undefined) {
+      value += ESCAPES[next] ?? bail();
+      continue;
+    }
+    const hex = text.slice(i + 1, i + 1 + length);
+    const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === length ? parseInt(hex, 16) : NaN;
+    if (!(code <= 0x10ffff)) bail();
+    value += String.fromCodePoint(code);
+    i += length;
+  }
+  return bail();
+}
 
 const enum Kind {
   Blank,
@@ -31,6 +86,8 @@ interface Line {
   /** The whole line, for literals and comments (whose trailing spaces `yaml` keeps). */
   readonly raw: string;
   readonly kind: Kind;
+  /** A line break ends it: all but the last line of a text without a final one. */
+  readonly broken: boolean;
 }
 
 type Spelled = Scalar & { spelling?: string };
@@ -88,7 +145,7 @@ class Props {
   /** A blank or comment line, with its line break. */
   addLine(line: Line): void {
     if (line.kind === Kind.Comment) this.addComment(line.content);
-    this.addNewline();
+    if (line.broken) this.addNewline();
   }
 
   dash(): void {
@@ -140,7 +197,7 @@ function endComment(lines: readonly Line[]): string {
       comment = comment ? comment + sep + text : text;
       sep = '';
     }
-    if (comment) sep += '\n';
+    if (comment && line.broken) sep += '\n';
   }
   return comment;
 }
@@ -148,20 +205,20 @@ function endComment(lines: readonly Line[]): string {
 function linesOf(text: string): Line[] {
   const raws = text.split('\n');
   if (text.endsWith('\n')) raws.pop();
-  return raws.map((raw) => {
+  const last = text.endsWith('\n') ? -1 : raws.length - 1;
+  return raws.map((raw, i) => {
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent += 1;
     const rest = raw.slice(indent);
-    if (rest === '') return { indent, content: '', raw, kind: Kind.Blank };
-    if (rest[0] === '#') return { indent, content: rest, raw, kind: Kind.Comment };
-    return { indent, content: rest, raw, kind: rest.trim() === '' ? Kind.Blank : Kind.Content };
+    const kind = rest === '' ? Kind.Blank : rest[0] === '#' ? Kind.Comment : Kind.Content;
+    return { indent, content: rest, raw, kind, broken: i !== last };
   });
 }
 
 
 /** A comment after a value on its line: `#` after spaces, to the end of the line. */
 function trailingComment(trailer: string): string | undefined {
-  if (trailer.trim() === '') return undefined;
+  if (/^ *$/.test(trailer)) return undefined;
   const match = /^ +(#.*)$/.exec(trailer) ?? bail();
   return match[1];
 }
@@ -423,9 +480,9 @@ class TreeBuilder {
     return scalar;
   }
 
-  /** A quoted scalar that closes on its line, without escapes in double quotes; its spelling kept. */
+  /** A quoted scalar that closes on its line; its spelling kept. */
   private quotedScalar(text: string, at: number): Read<Scalar> {
-    const read = quoted(text, at);
+    const read = text[at] === '"' ? doubleQuoted(text, at) : quoted(text, at);
     const scalar: Spelled = new Scalar(read.value);
     scalar.source = read.value;
     scalar.type = text[at] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
@@ -504,7 +561,7 @@ export function isSimpleDocument(doc: Document): boolean {
 
 export function buildSimpleDocument(text: string): Document.Parsed | undefined {
   // Only spaces count as YAML indentation and separation; markers and directives are the stream's.
-  if (OTHER_WHITE_SPACE.test(text) || /^(?:---|\.\.\.|%)/m.test(text)) return undefined;
+  if (BREAKS_THE_LINE_SCAN.test(text) || /^(?:---|\.\.\.|%)/m.test(text)) return undefined;
   const doc = new Document(undefined, DOCUMENT_OPTIONS) as Document.Parsed;
   try {
     new TreeBuilder(linesOf(text), doc).build();

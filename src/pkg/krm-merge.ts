@@ -11,7 +11,7 @@
 import { isMap, type Document } from 'yaml';
 import type { MergeStrategy } from '../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
-import { scanIdentity, type ScanOutcome } from '../krm/identity-scan';
+import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../krm/identity-scan';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../krm/document-text';
@@ -64,8 +64,19 @@ export function readKrmVersions(local: PackageTree, origin: PackageTree, upstrea
 
 const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
 
-/** Documents the merge always needs: schemas and package metadata. */
-const ALWAYS_NEEDED = /^kind:\s*["']?(CustomResourceDefinition|Kptfile)["']?\s*$/m;
+/** Package metadata, which the merge always needs. */
+const KPTFILE_KIND = /^kind:\s*["']?Kptfile["']?\s*$/m;
+const CRD_KIND = /^kind:\s*["']?CustomResourceDefinition["']?\s*$/m;
+
+/**
+ * A CRD the merge needs for its schema: one that defines the kind of a resource it merges (`kinds`,
+ * `group/kind`), or one whose definition a line scan cannot read.
+ */
+function neededSchema(doc: PackageDocument, kinds: ReadonlySet<string>): boolean {
+  if (!CRD_KIND.test(doc.text)) return false;
+  const defined = scanDefinedKind(doc.text);
+  return defined === undefined || kinds.has(`${defined.group}/${defined.kind}`);
+}
 
 interface ParsedDocument {
   readonly resource: KrmResource;
@@ -134,13 +145,45 @@ function mayLeaveOut(options: KrmMergeOptions, kptfile: ParsedDocument | undefin
   return recorded === undefined || recorded === null || recorded === 'resource-merge';
 }
 
-/** Origin and upstream documents in files whose text differs between the two versions. */
-function changedUpstream(origin: KrmFiles, upstream: KrmFiles): { origin: PackageDocument[]; upstream: PackageDocument[] } {
-  const differs = (doc: PackageDocument, other: KrmFiles, own: KrmFiles) => other.files.get(doc.path) !== own.files.get(doc.path) || ALWAYS_NEEDED.test(doc.text);
-  return {
-    origin: origin.documents.filter((d) => differs(d, upstream, origin)),
-    upstream: upstream.documents.filter((d) => differs(d, origin, upstream)),
-  };
+interface TaggedDocument {
+  readonly parsed: ParsedDocument;
+  /** Its identity keys in its package scope. */
+  readonly keys: readonly string[];
+}
+
+/** Origin's or upstream's resource documents, each parsed once, as the merge asks for them. */
+class MergeSide {
+  private readonly parsed = new Map<PackageDocument, TaggedDocument | undefined>();
+  /** Package scopes as the merge draws them: local's boundaries, and this version's own. */
+  private readonly bounds: ReadonlySet<string>;
+
+  constructor(
+    private readonly own: KrmFiles,
+    private readonly other: KrmFiles,
+    private readonly tag: string,
+    localDirs: ReadonlySet<string>,
+    private readonly isResourceDoc: (doc: PackageDocument) => boolean,
+  ) {
+    this.bounds = new Set([...localDirs, ...packageDirsOf(own.files.keys())]);
+  }
+
+  /** In a file whose text the other version does not share, or a Kptfile. */
+  changed(doc: PackageDocument): boolean {
+    return this.other.files.get(doc.path) !== this.own.files.get(doc.path) || KPTFILE_KIND.test(doc.text);
+  }
+
+  /** The documents `wanted` picks that hold a resource, parsed and tagged, in file order. */
+  read(wanted: (doc: PackageDocument) => boolean): TaggedDocument[] {
+    return this.own.documents.flatMap((doc) => {
+      if (!this.isResourceDoc(doc) || !wanted(doc)) return [];
+      if (!this.parsed.has(doc)) {
+        const p = parseDocument(doc, this.tag);
+        this.parsed.set(doc, p && { parsed: p, keys: inScope(scopeOf(p.resource.path!, this.bounds), identityKeys(p.resource)) });
+      }
+      const tagged = this.parsed.get(doc);
+      return tagged ? [tagged] : [];
+    });
+  }
 }
 
 /** Packages deleted upstream are decided whole: each of their local resources must be seen. */
@@ -201,18 +244,11 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
     const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined);
     const leaveOut = mayLeaveOut(options, kptfile);
-    const changed = leaveOut ? changedUpstream(origin, upstream) : { origin: origin.documents, upstream: upstream.documents };
     const localDirs = packageDirsOf(local.files.keys());
-    // Scopes as the merge draws them: local's boundaries, and each version's own.
-    const side = (docs: readonly PackageDocument[], files: KrmFiles, tag: string) => {
-      const bounds = new Set([...localDirs, ...packageDirsOf(files.files.keys())]);
-      return docs
-        .filter(isResourceDoc)
-        .map((d) => parseDocument(d, tag))
-        .filter((p): p is ParsedDocument => p !== undefined)
-        .map((p) => ({ parsed: p, keys: inScope(scopeOf(p.resource.path!, bounds), identityKeys(p.resource)) }));
-    };
-    const taggedSides = [...side(changed.origin, origin, 'original'), ...side(changed.upstream, upstream, 'updated')];
+    const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc)];
+    // What upstream changed, then the CRDs that define the kinds it changed: their schemas.
+    const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
+    const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || neededSchema(doc, kinds)));
     const tagged = taggedSides.map((t) => t.parsed);
     const wanted = new Set(taggedSides.flatMap((t) => t.keys));
     const whole = deletedUpstream(origin, upstream, local);
@@ -227,7 +263,8 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
       const needed =
         !leaveOut ||
         !scanned ||
-        ALWAYS_NEEDED.test(doc.text) ||
+        KPTFILE_KIND.test(doc.text) ||
+        neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
       const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined) : undefined;

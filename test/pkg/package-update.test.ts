@@ -220,3 +220,53 @@ describe('resource files keep their text around the documents', () => {
     expect(read('new.yaml')).toBe(added);
   });
 });
+
+describe('the schemas of custom kinds', () => {
+  /** A CRD whose Widget keeps `ports` as a list keyed by `id`, which no fallback key names: without the CRD the list is replaced whole. */
+  const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        description: a widget, *with* prose & !marks
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [id]
+                items:
+                  type: object
+                  properties:
+                    id: {type: string}
+                    port: {type: integer}
+`;
+  const widget = (ports: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  ports:\n${ports}`;
+  const GADGET_CRD = CRD.replace(/widgets/g, 'gadgets').replace('kind: Widget', 'kind: Gadget').replace('x-kubernetes-list-type: map', 'x-kubernetes-list-type: atomic');
+
+  it("an unchanged CRD still gives the schema of the kind upstream changed, and an unrelated one is left alone", () => {
+    const origin = { Kptfile: kptfile('pkg'), 'crd.yaml': CRD, 'gadget-crd.yaml': GADGET_CRD, 'w.yaml': widget('  - id: a\n    port: 1\n') };
+    const upstream = { ...origin, 'w.yaml': widget('  - id: a\n    port: 2\n') };
+    const local = { ...origin, 'w.yaml': widget('  - id: a\n    port: 1\n  - id: b\n    port: 3\n') };
+    const result = update(origin, upstream, local);
+    expect(messages(result).filter((m) => m.startsWith('error'))).toEqual([]);
+    // Keyed by id: upstream's new port for a, local's b kept (an atomic list would be upstream's alone).
+    expect(text(result.tree, 'w.yaml')).toBe(widget('  - id: a\n    port: 2\n  - id: b\n    port: 3\n'));
+    expect(text(result.tree, 'crd.yaml')).toBe(CRD);
+    expect(text(result.tree, 'gadget-crd.yaml')).toBe(GADGET_CRD);
+  });
+});

@@ -1,7 +1,7 @@
 /** Real documents with one small edit somewhere: what a fast reader must refuse or read as `yaml` does. */
 import fc from 'fast-check';
 
-const EDITS = [' ', '  ', '\n', '\n\n', '- ', ': ', '#', ' #', '\n# c\n', '\n  # c\n', "'", '"', '{', '[', '}', ']', ',', ', ', '|', '|-', '>', '&', '*', '!', ':', '-', '?', 'x', '', '\\'];
+const EDITS = [' ', '  ', '\n', '\n\n', '- ', ': ', '#', ' #', '\n# c\n', '\n  # c\n', "'", '"', '{', '[', '}', ']', ',', ', ', '|', '|-', '>', '&', '*', '!', ':', '-', '?', 'x', '', '\\', '\\n', '\\u00', '\u00a0', '\u2003', '\u2028'];
 
 /** A document of `sample` with an edit inserted at some offset, replacing up to three characters. */
 export function damagedDocument(sample: readonly string[]): fc.Arbitrary<string> {

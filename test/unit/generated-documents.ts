@@ -9,9 +9,9 @@ export function generatedDocument(tape: readonly number[]): string {
   let at = 0;
   const choose = (n: number) => (tape.length === 0 ? 0 : tape[at++ % tape.length]! % n);
   const pick = <T>(options: readonly T[]) => options[choose(options.length)]!;
-  const SCALARS = ['a', 'two words', '1', '-2', '3.14', '1.50', '1e3', '0x1F', '0o17', '0755', 'true', 'null', '~', 'on', 'y', '12:30', '.inf', 'a#b', '"q"', "'it''s'", '""', '{}', '[]', '{a: b}', '{a: 1, b: [c, "d"]}', '[a, 1, true]'];
+  const SCALARS = ['a', 'two words', '1', '-2', '3.14', '1.50', '1e3', '0x1F', '0o17', '0755', 'true', 'null', '~', 'on', 'y', '12:30', '.inf', 'a#b', '"q"', "'it''s'", '""', '"esc\\n\\"q\\" \\u00e9 \\x41"', 'nb\u00a0sp', 'tail\u00a0', '\u2003lead', '{}', '[]', '{a: b}', '{a: 1, b: [c, "d"]}', '[a, 1, true]'];
   const KEYS = ['a', 'b', 'name', 'on', 'x.y/z', '"quoted"', "'q k'"];
-  const COMMENTS = ['# c', '#', '#x', '# spaced  ', '## deep'];
+  const COMMENTS = ['# c', '#', '#x', '# spaced  ', '## deep', '# nb\u00a0sp'];
   const out: string[] = [];
   const gap = (maxIndent: number) => {
     for (let n = choose(6) - 3; n > 0; n -= 1) out.push(choose(3) === 0 ? pick(['', '  ']) : ' '.repeat(choose(maxIndent + 1)) + pick(COMMENTS));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, parseAllDocuments } from 'yaml';
-import { scanIdentity } from '../../src/krm/identity-scan';
+import { scanDefinedKind, scanIdentity } from '../../src/krm/identity-scan';
 import { KrmResource } from '../../src/krm/resource';
 import { parseYaml } from '../../src/krm/yaml-format';
 import { identityKeys, identityKeysOf } from '../../src/merge/resources/identity';
@@ -74,4 +74,33 @@ describe('the identity scan', () => {
     ['a tag', 'apiVersion: v1\nkind: !!str A\nmetadata:\n  name: a\n'],
     ['no name', 'apiVersion: v1\nkind: A\nmetadata:\n  labels: {}\n'],
   ])('leaves %s to the parser', (_name, text) => expect(scanIdentity(text)).toBeUndefined());
+});
+
+describe('the kind a CRD defines, by a line scan', () => {
+  const crd = (spec: string) => `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n${spec}`;
+
+  it('reads spec.group and spec.names.kind whatever the prose of the schema holds', () => {
+    const text = crd('spec:\n  group: example.com # the API group\n  names:\n    plural: widgets\n    kind: "Widget"\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: a *widget* & !more\n');
+    expect(scanDefinedKind(text)).toEqual({ group: 'example.com', kind: 'Widget' });
+  });
+
+  it('agrees with the parser on every real CRD it reads', () => {
+    const crds = documentsOf(join(SHARED, 'conformance', 'real-packages')).filter((d) => /^kind: CustomResourceDefinition/m.test(d.text));
+    const read = crds.flatMap(({ text }) => {
+      const scanned = scanDefinedKind(text);
+      if (!scanned) return [];
+      const spec = (parseYaml(text).doc.toJS() as { spec: { group: string; names: { kind: string } } }).spec;
+      return [{ scanned, parsed: { group: spec.group, kind: spec.names.kind } }];
+    });
+    expect(read.length).toBeGreaterThan(0);
+    for (const { scanned, parsed } of read) expect(scanned).toEqual(parsed);
+  });
+
+  it.each([
+    ['flow names', 'spec:\n  group: example.com\n  names: {kind: Widget}\n'],
+    ['an alias for the group', 'spec:\n  group: *g\n  names:\n    kind: Widget\n'],
+    ['a tag on the kind', 'spec:\n  group: example.com\n  names:\n    kind: !!str Widget\n'],
+    ['no kind', 'spec:\n  group: example.com\n  names:\n    plural: widgets\n'],
+    ['a document marker', '---\nspec:\n  group: example.com\n  names:\n    kind: Widget\n'],
+  ])('leaves %s to the parser', (_name, spec) => expect(scanDefinedKind(crd(spec))).toBeUndefined());
 });

@@ -96,6 +96,7 @@ describe('building the tree of simple block YAML', () => {
     ['comments between keys, after a nested map, at its end and after the document', 'a:\n  b: 1 # on b\n  # end of a\n# before c\n\nc: 2\n# end\n'],
     ['a comment on a key line above a nested map, and on a dash line', 'k: # on k\n  # before a\n  a: 1\nl:\n- # on the dash\n  x: 1\n'],
     ['a comment at a list column before a key', 'a:\n  - x\n  # about b\nb: 1\n'],
+    ['escapes in double quotes, no-break spaces as content', 'a: "\\u00e9\\n\\"q\\"\\x41\\U0001F600"\nb: x\u00a0\nc: \u00a0y # c\u00a0\nd: {e: "\\t"}\n'],
     ['spellings YAML 1.1 reads otherwise, and numbers as written', "a: on\nb: 0755\nc: 1.50\nd: 0x1F\ne: 'q'\nf: \"on\"\n"],
   ])('builds %s as yaml composes it', (_name, text) => {
     const doc = buildSimpleDocument(text);
@@ -112,7 +113,8 @@ describe('building the tree of simple block YAML', () => {
     ['a folded scalar', 'a: >\n  x\n'],
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
-    ['escapes', 'a: "\\u00e9"\n'],
+    ['an escape YAML does not have', 'a: "\\q"\n'],
+    ['a line of no-break spaces', 'a: 1\n\u00a0\nb: 2\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a key the schema reads as a number', '8080: x\n'],
     ['a top-level list', '- a\n'],
