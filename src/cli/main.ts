@@ -29,6 +29,10 @@ function runUpdate(args: readonly string[]): number {
     const key = UPDATE_FLAGS[flag];
     if (arg === '--allow-dirty') {
       options.allowDirty = true;
+    } else if (arg === '--dry-run') {
+      options.dryRun = true;
+    } else if (arg === '--diff') {
+      options.diff = true;
     } else if (key) {
       const value = inline ?? args[(i += 1)];
       if (value === undefined) return usageError(`${flag} needs a value`);

@@ -5,8 +5,8 @@
  * original's own layout is one edit of the rendering, the merge's changes the other.
  */
 
-/** Pairs of equal lines, as index pairs, forming a longest common subsequence (Myers' O(ND) diff). */
-function commonLines(a: readonly string[], b: readonly string[], maxEdits: number): Array<[number, number]> | undefined {
+/** Pairs of equal lines, as index pairs, forming a longest common subsequence (Myers' O(ND) diff); undefined beyond `maxEdits`. */
+export function commonLines(a: readonly string[], b: readonly string[], maxEdits: number): Array<[number, number]> | undefined {
   // Common head and tail first: edits are usually few and close together.
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
