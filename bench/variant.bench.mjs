@@ -179,7 +179,7 @@ ${annotations(`teams/team-${i}.yaml`, id, ['kpt.dev/config-injection: optional']
 `;
 
 /** The package's items: 1,000 in all, 50 of them injection points. */
-function packageItems() {
+export function packageItems() {
   let id = 1;
   const items = [KPTFILE(id++), CONTEXT(id++), CRD(id++)];
   for (let i = 0; i < CONFIGMAP_POINTS; i++) items.push(configMap(i, id++, i % 2 === 0 ? 'required' : 'optional'));
@@ -191,7 +191,7 @@ function packageItems() {
   return items.join('');
 }
 
-function variantConfig() {
+export function variantConfig() {
   const candidates = [];
   for (let i = 0; i < 60; i++) {
     const namespace = i % 3 === 0 ? 'other-team' : 'shop';
@@ -239,7 +239,7 @@ function variantConfig() {
 ${candidates.join('')}`;
 }
 
-const NOOP_OPTIONS = `functionConfig:
+export const NOOP_OPTIONS = `functionConfig:
   apiVersion: v1
   kind: ConfigMap
   metadata:
@@ -256,7 +256,7 @@ const SCAN_NOOP = `functionConfig:
   data: {}
 `;
 
-function list(items, config) {
+export function list(items, config) {
   return Buffer.from(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}${config}`, 'utf8');
 }
 

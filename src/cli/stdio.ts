@@ -1,6 +1,6 @@
 import { readSync, writeSync } from 'node:fs';
 import { groupDigits } from '../krm/group-digits';
-import { decodeUtf8 } from '../krm/utf8';
+import { decodeUtf8, encodeText } from '../krm/utf8';
 
 /**
  * The largest ResourceList the function reads: 16 MiB in at most 500,000 lines. Memory grows with
@@ -80,6 +80,36 @@ export function writeAll(fd: number, text: string | Uint8Array): void {
       if (errorCode(error) !== 'EAGAIN') throw error;
       pause();
     }
+  }
+}
+
+/** What the function reads: stdin's text, or why it has none. Its bytes are not kept, to spare their memory. */
+export type FunctionInput = { readonly text: string } | { readonly error: string };
+
+const WRITE_BLOCK_CHARS = 64 * 1024;
+
+/**
+ * Writes text handed over in pieces to `fd`, in blocks of about 64 KiB: a large output is never one
+ * string or one buffer, and a small piece is never one system call.
+ */
+export class BlockWriter {
+  private pending: string[] = [];
+  private chars = 0;
+
+  constructor(private readonly fd: number) {}
+
+  write(piece: string): void {
+    this.pending.push(piece);
+    this.chars += piece.length;
+    if (this.chars >= WRITE_BLOCK_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const block = this.pending.join('');
+    this.pending = [];
+    this.chars = 0;
+    writeAll(this.fd, encodeText(block));
   }
 }
 

@@ -10,6 +10,7 @@
  * A fleet package's items are mostly read and left alone; their node trees are built only when
  * something edits them (see KrmResource).
  */
+import { leadingWhiteSpace } from './line-scan';
 import { outsideSubset, OutsideSubset, readsBackAsString, resolvePlainScalar } from './plain-scalars';
 
 interface Line {
@@ -168,10 +169,63 @@ const LITERAL_HEADER = /^\|(-?)(?: +#.*)?$/;
 
 const isSeqEntry = (content: string): boolean => content === '-' || content.startsWith('- ');
 
-class BlockReader {
-  private at = 0;
+/**
+ * The lines of a document, read one at a time from a range of a larger text: the document's lines
+ * are never all held at once, and its strings are slices of the text, not of a copy.
+ */
+class LineCursor {
+  private next: number;
+  private line: Line | undefined;
 
-  constructor(private readonly lines: Line[]) {}
+  /** Lines from `start` to `end`; after the first, each loses up to `dedent` columns of leading white space. */
+  constructor(
+    private readonly text: string,
+    start: number,
+    private readonly end: number,
+    private readonly dedent: number,
+  ) {
+    this.next = start;
+    this.line = this.read(0);
+  }
+
+  /** The line at the cursor, blank and comment lines included. */
+  get current(): Line | undefined {
+    return this.line;
+  }
+
+  advance(): void {
+    this.line = this.read(this.dedent);
+  }
+
+  /** Reads the line at the cursor again as `line` (a `- key:` line, as its map's first key). */
+  replace(line: Line): void {
+    this.line = line;
+  }
+
+  private read(dedent: number): Line | undefined {
+    const { text, end } = this;
+    const at = this.next;
+    if (at >= end) return undefined;
+    const newline = text.indexOf('\n', at);
+    const lineEnd = newline === -1 || newline >= end ? end : newline;
+    this.next = lineEnd + 1;
+    // Columns left of the dedent hold only white space: the item splitter checked that.
+    const from = dedent > 0 ? at + Math.min(leadingWhiteSpace(text, at, lineEnd), dedent) : at;
+    const raw = text.slice(from, lineEnd);
+    // Only spaces count as YAML indentation and separation; other white space would be read differently.
+    if (OTHER_WHITE_SPACE.test(raw) || DOCUMENT_LINE.test(raw)) outsideSubset();
+    let indent = 0;
+    while (raw.charCodeAt(indent) === 32) indent += 1;
+    const content = raw.slice(indent).replace(TRAILING_SPACES, '');
+    return { indent, content, raw, quiet: content === '' || content.charCodeAt(0) === 35 };
+  }
+}
+
+/** Directives and document markers start a line only outside a document's content. */
+const DOCUMENT_LINE = /^(?:---|\.\.\.|%)/;
+
+class BlockReader {
+  constructor(private readonly lines: LineCursor) {}
 
   /** The document: one map at column 0 that takes every line. */
   document(): Record<string, unknown> {
@@ -184,8 +238,8 @@ class BlockReader {
 
   /** The next line with structure, past blank and comment lines. */
   private get current(): Line | undefined {
-    while (this.lines[this.at]?.quiet) this.at += 1;
-    return this.lines[this.at];
+    while (this.lines.current?.quiet) this.lines.advance();
+    return this.lines.current;
   }
 
   /** The block node that starts on the current line, more indented than `parentIndent`. */
@@ -219,13 +273,13 @@ class BlockReader {
   private literal(ownerIndent: number, strip: boolean): string {
     const body: Line[] = [];
     let indent: number | undefined;
-    for (let line = this.lines[this.at]; line !== undefined; line = this.lines[this.at]) {
+    for (let line = this.lines.current; line !== undefined; line = this.lines.current) {
       if (line.content !== '') {
         indent ??= line.indent > ownerIndent ? line.indent : undefined;
         if (indent === undefined || line.indent < indent) break;
       }
       body.push(line);
-      this.at += 1;
+      this.lines.advance();
     }
     if (indent === undefined) return '';
     // Only spaces, no more than the indentation: an empty line. With more, it is text (spaces), except
@@ -244,7 +298,7 @@ class BlockReader {
     for (let line = this.current; line !== undefined && line.indent >= indent; line = this.current) {
       if (line.indent > indent || isSeqEntry(line.content)) outsideSubset();
       const { key, rest } = readKey(line.content);
-      this.at += 1;
+      this.lines.advance();
       setOnce(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true) : this.inlineValue(rest, indent));
     }
     return map;
@@ -255,17 +309,17 @@ class BlockReader {
     for (let line = this.current; line !== undefined && line.indent === indent && isSeqEntry(line.content); line = this.current) {
       const after = line.content.slice(1).replace(LEADING_SPACES, '');
       if (after === '' || after.startsWith('#')) {
-        this.at += 1;
+        this.lines.advance();
         seq.push(this.valueBelow(indent, false));
       } else if (isSeqEntry(after)) {
         outsideSubset();
       } else if (KEY_LINE.test(after)) {
         // `- key: value`: a map whose column is where its first key starts; the line is re-read as that key.
         const mapIndent = indent + line.content.length - after.length;
-        this.lines[this.at] = { ...line, indent: mapIndent, content: after };
+        this.lines.replace({ ...line, indent: mapIndent, content: after });
         seq.push(this.map(mapIndent));
       } else {
-        this.at += 1;
+        this.lines.advance();
         seq.push(this.inlineValue(after, indent));
       }
     }
@@ -278,25 +332,21 @@ const OTHER_WHITE_SPACE = /[\t\r\f\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\
 const LEADING_SPACES = /^ */;
 const TRAILING_SPACES = / +$/;
 
-function linesOf(text: string): Line[] {
-  const raws = text.split('\n');
-  if (text.endsWith('\n')) raws.pop();
-  return raws.map((raw) => {
-    const indent = LEADING_SPACES.exec(raw)![0].length;
-    const content = raw.slice(indent).replace(TRAILING_SPACES, '');
-    return { indent, content, raw, quiet: content === '' || content.startsWith('#') };
-  });
-}
-
-/** The document's data when it is a map in the simple subset; undefined otherwise. */
-export function readSimpleBlockMap(text: string): Record<string, unknown> | undefined {
-  // Only spaces count as YAML indentation and separation; other white space would be read differently.
-  if (OTHER_WHITE_SPACE.test(text) || /^(?:---|\.\.\.|%)/m.test(text)) return undefined;
+/**
+ * The data of the document in `text` from `start` to `end` (lines after the first lose `dedent`
+ * columns: an item of a list read in place) when it is a map in the simple subset; undefined otherwise.
+ */
+export function readSimpleBlockRange(text: string, start: number, end: number, dedent: number): Record<string, unknown> | undefined {
   try {
-    return new BlockReader(linesOf(text)).document();
+    return new BlockReader(new LineCursor(text, start, end, dedent)).document();
   } catch (error) {
     // Deep nesting overflows the stack here first; the parser then says what is wrong.
     if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
     throw error;
   }
+}
+
+/** The document's data when it is a map in the simple subset; undefined otherwise. */
+export function readSimpleBlockMap(text: string): Record<string, unknown> | undefined {
+  return readSimpleBlockRange(text, 0, text.length, 0);
 }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
-import { readSimpleBlockMap } from '../../src/krm/simple-block-read';
+import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
+import { readSimpleBlockMap, readSimpleBlockRange } from '../../src/krm/simple-block-read';
 import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
 import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
@@ -171,6 +172,66 @@ describe('reading simple block YAML', () => {
       { seed: SEED, numRuns: 5000 },
     );
     expect(accepted).toBeGreaterThan(1500);
+  });
+});
+
+describe('reading an item in place, from its range of the list', () => {
+  /** A ResourceList whose items are these documents, at column `indent` (0: compact, 2: wide). */
+  function listOf(documents: readonly string[], indent: number): string {
+    const pad = ' '.repeat(indent);
+    const items = documents.map((document) =>
+      document
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => (i === 0 ? `${pad}- ${line}` : line === '' ? '' : `${pad}  ${line}`))
+        .join('\n'),
+    );
+    return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('\n')}\n`;
+  }
+
+  const readInPlace = (text: string) => splitItems(text)?.chunks.map((chunk) => ({ text: chunk.text, data: readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent) }));
+
+  it('gives each corpus item what reading its text alone gives', () => {
+    let read = 0;
+    for (const { text } of corpusFiles(join(REPO_ROOT, 'test/corpus/resource-lists'))) {
+      for (const chunk of readInPlace(text) ?? []) {
+        expect(chunk.data).toEqual(readSimpleBlockMap(chunk.text));
+        if (chunk.data !== undefined) read += 1;
+      }
+    }
+    expect(read).toBeGreaterThan(10);
+  });
+
+  // Documents a line scan can split into items: no anchors, tags, tabs or document markers.
+  const sample = corpusDocuments.filter((d) => !/^\s*(#|$)/.test(d) && !BEYOND_LINE_SCAN.test(d)).slice(0, 300);
+
+  it.each([0, 2])('reads each document of the corpus, written as an item at column %i, as yaml reads the document', (indent) => {
+    const chunks = readInPlace(listOf(sample, indent))!;
+    expect(chunks).toHaveLength(sample.length);
+    const read = chunks.filter((chunk, i) => chunk.data !== undefined && expect(chunk.data).toEqual(yamlRead(sample[i]!)) === undefined);
+    expect(read.length).toBeGreaterThan(sample.length * 0.8);
+  });
+
+  it('gives what yaml gives for the item, compact or indented, for documents and damaged documents', () => {
+    const damage = fc.record({ at: fc.nat(), edit: fc.constantFrom(' ', '\n', '- ', ': ', '#', "'", '{', '|', '  ', '\u00a0', '---', '%'), cut: fc.nat({ max: 2 }) });
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...sample), { minLength: 1, maxLength: 3 }), damage, fc.constantFrom(0, 2), (documents, { at, edit, cut }, indent) => {
+        const first = documents[0]!;
+        const position = at % first.length;
+        const damaged = [first.slice(0, position) + edit + first.slice(position + cut), ...documents.slice(1)];
+        const chunks = readInPlace(listOf(damaged, indent));
+        if (!chunks) return;
+        for (const chunk of chunks) {
+          expect(chunk.data).toEqual(readSimpleBlockMap(chunk.text));
+          if (chunk.data === undefined) continue;
+          accepted += 1;
+          expect(chunk.data).toEqual(yamlRead(chunk.text));
+        }
+      }),
+      { seed: SEED, numRuns: 1500 },
+    );
+    expect(accepted).toBeGreaterThan(1000);
   });
 });
 
