@@ -21,10 +21,16 @@ export function escapeOf(path: string): string | undefined {
 
 /** An error for each item whose path annotation (kpt's, else the legacy one) leaves the package. */
 export function escapingPaths(items: readonly KrmResource[]): Result[] {
+  // Items share files (a fleet's Repositories often one): each path is judged once.
+  const judged = new Map<string, string | undefined>();
+  const judge = (path: string) => {
+    if (!judged.has(path)) judged.set(path, escapeOf(path));
+    return judged.get(path);
+  };
   return items.flatMap((item, index) => {
     const escaping = [PATH, LEGACY_PATH]
       .map((annotation) => ({ annotation, path: item.annotation(annotation) }))
-      .map(({ annotation, path }) => ({ annotation, path, why: path === undefined ? undefined : escapeOf(path) }))
+      .map(({ annotation, path }) => ({ annotation, path, why: path === undefined ? undefined : judge(path) }))
       .find(({ why }) => why !== undefined);
     if (!escaping) return [];
     const identity = item.isKrmObject ? ` (${item.kind} ${item.name})` : '';

@@ -8,6 +8,8 @@ import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type N
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
+import { tooManyObjects } from './input-limits';
+import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits } from './parse-budget';
 import { readSimpleBlockMap, readSimpleBlockRange } from './simple-block-read';
 import { writeSimpleBlockMap } from './simple-block-write';
 import { writeWholeList, type ListShape } from './whole-list';
@@ -217,17 +219,20 @@ function readFunctionConfigNode(root: YAMLMap, doc: Document): KrmResource | und
 /**
  * Parses a ResourceList; throws FunctionError with results a user can act on. Items are parsed one
  * by one where the text allows (`byItem: false` forces one document, to compare the two in tests).
+ * `parseLimits` bound what the list's items may hand to the full parser, now and as their trees
+ * are built later (smaller ones in tests).
  */
-export function parseResourceList(text: string, { byItem = true } = {}): ResourceList {
+export function parseResourceList(text: string, { byItem = true, parseLimits = RUN_PARSE_LIMITS }: { byItem?: boolean; parseLimits?: ParseLimits } = {}): ResourceList {
   if (text.trim() === '') {
     throw new FunctionError(errorResult('no input: expected a ResourceList (config.kubernetes.io/v1) on stdin'));
   }
   const block = byItem ? splitItems(text) : undefined;
-  return (block && parseByItem(text, block)) || parseWhole(text);
+  return (block && parseByItem(text, block, new ParseBudget(parseLimits))) || parseWhole(text);
 }
 
 /** The whole list as one YAML document. */
 function parseWhole(text: string): ResourceList {
+  checkWholeList(text);
   const lineCounter = new LineCounter();
   const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
   const root = checkedRoot(doc);
@@ -260,15 +265,17 @@ function lineEnding(text: string): '\n' | '\r\n' {
   return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
-/** One item's text parsed on its own; throws FunctionError when it is not valid YAML. */
-function parseItem(chunk: ItemChunk): { tree: YamlTree; locate: Locate } {
+/** One item's text parsed on its own; throws FunctionError when it is not valid YAML, or past the budget. */
+function parseItem(chunk: ItemChunk, budget: ParseBudget): { tree: YamlTree; locate: Locate } {
+  const text = chunk.text;
+  budget.spend(text);
   // Positions are worked out from the chunk's text only when something must be located.
-  const itemLines: LineLocator = { linePos: (offset) => positionIn(chunk.text, offset) };
+  const itemLines: LineLocator = { linePos: (offset) => positionIn(text, offset) };
   const where = (offset: number) => {
     const { line, col } = itemLines.linePos(offset);
     return `line ${chunk.line + line - 1}, column ${col + chunk.dedent}`;
   };
-  const doc = parseChecked(chunk.text, { releaseTokens: true }, where);
+  const doc = parseChecked(text, { releaseTokens: true }, where);
   const node = doc.contents;
   // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
   if (isMap(node) && doc.commentBefore && node.items.length > 0) {
@@ -322,7 +329,9 @@ function readFrame(frameText: string, parse: () => Document.Parsed): Frame | und
  * never holds the whole list's token tree. Undefined when the input carries results already, whose
  * rewriting needs the frame's offsets to be the input's.
  */
-function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined {
+function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): ResourceList | undefined {
+  const tooMany = tooManyObjects(block.chunks.length, 0);
+  if (tooMany) throw tooMany;
   const frameLines = new LineCounter();
   let cutLines = 0;
   for (let at = text.indexOf('\n', block.start); at !== -1 && at < block.end; at = text.indexOf('\n', at + 1)) cutLines += 1;
@@ -334,21 +343,34 @@ function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined 
     },
   };
   const frameText = text.slice(0, block.start) + text.slice(block.end);
-  const frame = readFrame(frameText, () => parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset)));
+  const frame = readFrame(frameText, () => {
+    budget.spend(frameText);
+    return parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset));
+  });
   if (!frame) return undefined;
+  const listed = frame.functionConfig?.getData(['items']);
+  const tooManyListed = tooManyObjects(block.chunks.length, Array.isArray(listed) ? listed.length : 0);
+  if (tooManyListed) throw tooManyListed;
+  // An item's node tree, built when something first needs it: one function for every item, no closure each.
+  const itemTree = (chunk: ItemChunk): YamlTree => parseItem(chunk, budget).tree;
   // Items in simple YAML are read as plain data, their trees built only if they are edited; the
   // others, and any with a broken identity (to locate it in the message), are parsed now.
-  const items = block.chunks.map((chunk) => {
+  const resources: KrmResource[] = [];
+  const spans = new Map<KrmResource, ItemSpan>();
+  const problems: Result[] = [];
+  block.chunks.forEach((chunk, index) => {
     const plain = readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent);
-    const resource = plain && KrmResource.fromPlain(plain, () => parseItem(chunk).tree, 'input');
-    if (resource && !partialIdentity((path) => resource.get(path))) return { chunk, resource };
-    const parsed = parseItem(chunk);
-    return { chunk, resource: KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input'), parsed };
+    let resource = plain && KrmResource.fromPlain(plain, itemTree, 'input', chunk);
+    if (!resource || partialIdentity((path) => resource!.get(path))) {
+      const parsed = parseItem(chunk, budget);
+      resource = KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input');
+      const problem = checkItem(parsed.tree.node, index, parsed.locate);
+      if (problem) problems.push(problem);
+    }
+    resources.push(resource);
+    spans.set(resource, chunk);
   });
-  const problems = items.flatMap(({ parsed }, index) => (parsed ? (checkItem(parsed.tree.node, index, parsed.locate) ?? []) : []));
   if (problems.length > 0) throw new FunctionError(problems);
-  const spans = new Map<KrmResource, ItemSpan>(items.map(({ chunk, resource }) => [resource, chunk]));
-  const resources = items.map(({ resource }) => resource);
   const last = block.chunks[block.chunks.length - 1]!;
   const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
   return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter, shape: 'block', eol: '\n' });

@@ -1,5 +1,5 @@
 import { invalidUtf8Result } from './input-encoding';
-import { oversizedScalars } from './input-limits';
+import { MAX_SCALAR_CHARS, oversizedScalars } from './input-limits';
 import { escapingPaths } from './package-paths';
 import type { KrmResource } from './resource';
 import { failureResourceList, parseResourceList, resourceListPieces, type ResourceList } from './resource-list';
@@ -51,7 +51,12 @@ function outputPieces(input: string, processor: KrmProcessor): { pieces: string[
   } catch (error) {
     return { pieces: [failureResourceList(resultsOf(error))], exitCode: 1 };
   }
-  const oversized = oversizedScalars(list.items, list.functionConfig, input.length);
+  const spans = list.source?.layout.spans;
+  const itemLength = (item: KrmResource) => {
+    const span = spans?.get(item);
+    return span && span.end - span.dash;
+  };
+  const oversized = oversizedScalars(list.items, list.functionConfig, input.length, MAX_SCALAR_CHARS, itemLength);
   if (oversized.length > 0) {
     list.results.push(...oversized);
     return { pieces: resourceListPieces(list, { keepItems: true }), exitCode: 1 };

@@ -11,7 +11,7 @@
  * something edits them (see KrmResource).
  */
 import { leadingWhiteSpace } from './line-scan';
-import { outsideSubset, OutsideSubset, readsBackAsString, resolvePlainScalar } from './plain-scalars';
+import { AcceptedStrings, outsideSubset, OutsideSubset, readsBackAsString, resolvePlainScalar } from './plain-scalars';
 
 interface Line {
   indent: number;
@@ -30,10 +30,13 @@ const KEY_LINE = /^(?:([A-Za-z_$/][\w$./@+-]*)|'([^']*)'|"([^"\\]*)"):(?: +|$)/;
 const PLAIN_KEY = /^[A-Za-z_$/][\w$./@+-]*$/;
 const INTEGER_LIKE = /^\d/;
 
+/** A key any object can hold: not one it could trip over, nor one it would reorder. */
+const isOrdinaryKey = (key: string): boolean => key !== '__proto__' && !INTEGER_LIKE.test(key) && key.length <= 1000;
+const PLAIN_KEYS = new AcceptedStrings((key) => PLAIN_KEY.test(key) && readsBackAsString(key) && isOrdinaryKey(key));
+
 /** A key kept as written: plain ones no other tag claims, none an object could trip over. */
 function checkKey(key: string, plain: boolean): string {
-  if (plain && (!PLAIN_KEY.test(key) || !readsBackAsString(key))) outsideSubset();
-  if (key === '__proto__' || INTEGER_LIKE.test(key) || key.length > 1000) outsideSubset();
+  if (!(plain ? PLAIN_KEYS.accepts(key) : isOrdinaryKey(key))) outsideSubset();
   return key;
 }
 

@@ -6,7 +6,7 @@
  * with `"` or `\`, non-integer numbers, nested sequences, objects that are not plain); the caller
  * then uses `yaml`.
  */
-import { outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
+import { AcceptedStrings, outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
 import { YAML_11_NON_STRING } from './yaml-format';
 
 /**
@@ -23,8 +23,10 @@ function isPlainString(text: string): boolean {
   return !NOT_PLAIN.test(text) && readsBackAsString(text) && !YAML_11_NON_STRING.test(text);
 }
 
+const WRITABLE_KEYS = new AcceptedStrings((key) => SAFE_KEY.test(key) && key.length <= 1000 && isPlainString(key));
+
 function keyText(key: string): string {
-  if (!SAFE_KEY.test(key) || key.length > 1000 || !isPlainString(key)) outsideSubset();
+  if (!WRITABLE_KEYS.accepts(key)) outsideSubset();
   return key;
 }
 
