@@ -10,7 +10,7 @@ import { errorResult, FunctionError, resultToPlain, type Result } from './result
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
 import { tooManyObjects } from './input-limits';
 import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits } from './parse-budget';
-import { readSimpleBlockMap, readSimpleBlockRange } from './simple-block-read';
+import { readSimpleBlockRange, readSimpleBlockWithout } from './simple-block-read';
 import { writeSimpleBlockMap } from './simple-block-write';
 import { writeWholeList, type ListShape } from './whole-list';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from './yaml-format';
@@ -302,8 +302,8 @@ interface Frame {
  * needed only to edit it or to locate a problem in it, is built on demand), else parsed. Undefined
  * when the input carries results already, whose rewriting needs the frame's offsets to be the input's.
  */
-function readFrame(frameText: string, parse: () => Document.Parsed): Frame | undefined {
-  const plain = readSimpleBlockMap(frameText);
+function readFrame(read: () => Record<string, unknown> | undefined, parse: () => Document.Parsed): Frame | undefined {
+  const plain = read();
   if (!plain) {
     const doc = parse();
     const root = checkedRoot(doc);
@@ -342,8 +342,8 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
       return offset >= block.start ? { line: position.line + cutLines, col: position.col } : position;
     },
   };
-  const frameText = text.slice(0, block.start) + text.slice(block.end);
-  const frame = readFrame(frameText, () => {
+  const frame = readFrame(() => readSimpleBlockWithout(text, block.start, block.end), () => {
+    const frameText = text.slice(0, block.start) + text.slice(block.end);
     budget.spend(frameText);
     return parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset));
   });

@@ -141,7 +141,7 @@ export class KrmResource {
   /** The value at `path` as plain data, without building the node tree; read-only. */
   getData(path: readonly (string | number)[]): unknown {
     if (this.plain !== undefined) return valueAt(this.plain, path);
-    const node = this.node.getIn(path, true);
+    const node = path.length === 0 ? this.node : this.node.getIn(path, true);
     return isNode(node) ? node.toJS(this.doc) : node;
   }
 

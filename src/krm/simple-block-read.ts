@@ -180,12 +180,16 @@ class LineCursor {
   private next: number;
   private line: Line | undefined;
 
-  /** Lines from `start` to `end`; after the first, each loses up to `dedent` columns of leading white space. */
+  /**
+   * Lines from `start` to `end`; after the first, each loses up to `dedent` columns of leading white
+   * space. The lines from `cut.start` to `cut.end` (both line starts) are passed over.
+   */
   constructor(
     private readonly text: string,
     start: number,
     private readonly end: number,
     private readonly dedent: number,
+    private readonly cut: { readonly start: number; readonly end: number } = { start: -1, end: -1 },
   ) {
     this.next = start;
     this.line = this.read(0);
@@ -207,6 +211,7 @@ class LineCursor {
 
   private read(dedent: number): Line | undefined {
     const { text, end } = this;
+    if (this.next === this.cut.start) this.next = this.cut.end;
     const at = this.next;
     if (at >= end) return undefined;
     const newline = text.indexOf('\n', at);
@@ -340,8 +345,13 @@ const TRAILING_SPACES = / +$/;
  * columns: an item of a list read in place) when it is a map in the simple subset; undefined otherwise.
  */
 export function readSimpleBlockRange(text: string, start: number, end: number, dedent: number): Record<string, unknown> | undefined {
+  return read(() => new LineCursor(text, start, end, dedent));
+}
+
+/** The document on the lines, or undefined when something on them is outside the subset. */
+function read(lines: () => LineCursor): Record<string, unknown> | undefined {
   try {
-    return new BlockReader(new LineCursor(text, start, end, dedent)).document();
+    return new BlockReader(lines()).document();
   } catch (error) {
     // Deep nesting overflows the stack here first; the parser then says what is wrong.
     if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
@@ -352,4 +362,12 @@ export function readSimpleBlockRange(text: string, start: number, end: number, d
 /** The document's data when it is a map in the simple subset; undefined otherwise. */
 export function readSimpleBlockMap(text: string): Record<string, unknown> | undefined {
   return readSimpleBlockRange(text, 0, text.length, 0);
+}
+
+/**
+ * The same for `text` without its lines from `cutStart` to `cutEnd` (both line starts): a list's
+ * frame without its items, read in place, not from a copy of what is left.
+ */
+export function readSimpleBlockWithout(text: string, cutStart: number, cutEnd: number): Record<string, unknown> | undefined {
+  return read(() => new LineCursor(text, 0, text.length, 0, { start: cutStart, end: cutEnd }));
 }

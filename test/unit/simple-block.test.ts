@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
 import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
-import { readSimpleBlockMap, readSimpleBlockRange } from '../../src/krm/simple-block-read';
+import { readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/krm/simple-block-read';
 import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
 import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
@@ -232,6 +232,25 @@ describe('reading an item in place, from its range of the list', () => {
       { seed: SEED, numRuns: 1500 },
     );
     expect(accepted).toBeGreaterThan(1000);
+  });
+});
+
+describe('reading a document without some of its lines (a list without its items), in place', () => {
+  it('gives what reading the text left over gives, for any run of whole lines cut from corpus documents', () => {
+    const lineStarts = (text: string) => [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+    let read = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...corpusDocuments.slice(0, 300)), fc.nat(), fc.nat(), (text, a, b) => {
+        const starts = lineStarts(text);
+        const [from, to] = [starts[a % starts.length]!, starts[b % starts.length]!].sort((x, y) => x - y) as [number, number];
+        const left = text.slice(0, from) + text.slice(to);
+        const data = readSimpleBlockWithout(text, from, to);
+        expect(data).toEqual(readSimpleBlockMap(left));
+        if (data !== undefined) read += 1;
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+    expect(read).toBeGreaterThan(500);
   });
 });
 
