@@ -53,6 +53,8 @@ export function forEachChunkLine(source: string, bodyStart: number, end: number,
 
 export interface ItemsBlock {
   readonly chunks: readonly ItemChunk[];
+  /** For `items: []`, where `[]` lies: new items replace it. */
+  readonly emptyFlow?: readonly [number, number];
   /** The `items` block: its lines, without the `items:` line. */
   readonly start: number;
   readonly end: number;
@@ -62,6 +64,7 @@ export interface ItemsBlock {
 }
 
 const ITEMS_KEY = /^items:[ \t]*(#.*)?$/gm;
+const EMPTY_ITEMS = /^items:[ \t]*(\[\])[ \t]*(#.*)?$/dgm;
 
 /** Whether the line holds nothing but white space or a comment. */
 function isQuiet(text: string, contentAt: number, lineEnd: number): boolean {
@@ -97,9 +100,19 @@ function chunkOf(text: string, open: OpenItem, indent: number): ItemChunk | unde
   return new ItemChunk(text, open.dash, Math.min(open.end + 1, text.length), open.line, dedent, open.bodyStart);
 }
 
+/** `items: []` alone: no items, the rest of the list a frame like any other (a fleet's List functionConfig). */
+function emptyItems(text: string): ItemsBlock | undefined {
+  const keys = [...text.matchAll(EMPTY_ITEMS)];
+  if (keys.length !== 1 || text.match(/^items:/gm)!.length !== 1) return undefined;
+  const keyAt = keys[0]!.index!;
+  const [open, close] = keys[0]!.indices![1]!;
+  return { chunks: [], emptyFlow: [open, close], start: keyAt, end: keyAt, indent: 0, keyEnd: keyAt + 'items'.length };
+}
+
 export function splitItems(text: string): ItemsBlock | undefined {
   if (BEYOND_LINE_SCAN.test(text)) return undefined;
   const keys = [...text.matchAll(ITEMS_KEY)];
+  if (keys.length === 0) return emptyItems(text);
   if (keys.length !== 1) return undefined;
   const keyAt = keys[0]!.index!;
   const start = text.indexOf('\n', keyAt) + 1;

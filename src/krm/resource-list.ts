@@ -371,8 +371,10 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
     spans.set(resource, chunk);
   });
   if (problems.length > 0) throw new FunctionError(problems);
-  const last = block.chunks[block.chunks.length - 1]!;
-  const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
+  const last = block.chunks[block.chunks.length - 1];
+  const layout: ItemsLayout = last
+    ? { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] }
+    : { keyEnd: block.keyEnd, indent: 0, spans, valueRange: block.emptyFlow! };
   return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter, shape: 'block', eol: '\n' });
 }
 

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { splitItems } from '../../src/krm/item-chunks';
 import { parseResourceList, serializeResourceList } from '../../src/krm/resource-list';
 import { KrmResource } from '../../src/krm/resource';
 import { FunctionError } from '../../src/krm/results';
@@ -116,6 +117,22 @@ describe('ResourceList output', () => {
     const list = parseResourceList(resourceList([]));
     list.items.push(KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }));
     expect(parse(serializeResourceList(list)).items).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }]);
+  });
+
+  it.each([
+    ['with a functionConfig', resourceList([], 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: x}')],
+    ['with a comment after it', 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [] # none\n'],
+  ])('reads `items: []` %s as the whole-document parse does, and adds to it the same way', (_name, text) => {
+    const outputs = [true, false].map((byItem) => {
+      const list = parseResourceList(text, { byItem });
+      expect(list.items).toEqual([]);
+      const unchanged = serializeResourceList(list);
+      list.items.push(KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }), KrmResource.fromData({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }));
+      return [unchanged, serializeResourceList(list)];
+    });
+    expect(outputs[0]).toEqual(outputs[1]);
+    expect(outputs[0]![0]).toBe(text);
+    expect(splitItems(text)?.chunks).toEqual([]);
   });
 
   it('writes results in spec form, after any results already present', () => {
