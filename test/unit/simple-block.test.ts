@@ -301,13 +301,15 @@ describe('writing simple block YAML', () => {
     ['strings YAML 1.1 or 1.2 read as other types', { a: 'y', b: '7', c: '' }, 'a: "y"\nb: "7"\nc: ""'],
     ['strings that cannot be plain', { a: 'x: y', b: '- x', c: "'x'", d: 'a #b' }, 'a: "x: y"\nb: "- x"\nc: "\'x\'"\nd: "a #b"'],
     ['strings that can be plain, odd as they look', { a: "it's", b: 'a, b', c: 'x:y', d: 'a#b' }, "a: it's\nb: a, b\nc: x:y\nd: a#b"],
+    ['strings with double quotes, plain or in single quotes', { a: 'say "hi"', b: 'x: "y"', c: 'context: set a="1", b="2"' }, 'a: say "hi"\nb: \'x: "y"\'\nc: \'context: set a="1", b="2"\''],
   ])('writes %s as yaml does', (_name, value, expected) => {
     expect(writeSimpleBlockMap(value)).toBe(expected);
     expect(render(value)).toBe(expected);
   });
 
   it.each([
-    ['a string with a double quote', { a: 'q"x' }],
+    ['a string to quote with both kinds of quote in it', { a: 'it\'s "q": x' }],
+    ['a string to quote with a backslash and no double quote', { a: 'a: \\x' }],
     ['a string over two lines', { a: 'x\ny' }],
     ['a string beyond ASCII', { a: 'é' }],
     ['a float', { a: 1.5 }],
