@@ -23,6 +23,15 @@ export function resolvePlainScalar(text: string, onError: (message: string) => v
   return isScalar(resolved) ? resolved.value : resolved;
 }
 
+/** The same, with the format the resolving tag records (`HEX`, `OCT`, `EXP`), as the parser's scalars carry it. */
+export function resolvePlainScalarTag(text: string): { value: unknown; format?: string } {
+  const tag = ANY_TAG.test(text) ? SCALAR_TAGS.find((candidate) => candidate.test!.test(text)) : undefined;
+  if (!tag) return { value: text };
+  const resolved: unknown = tag.resolve(text, outsideSubset, {});
+  const value = isScalar(resolved) ? resolved.value : resolved;
+  return tag.format === undefined ? { value } : { value, format: tag.format };
+}
+
 /** Whether `text`, written plain, reads back as that same string. */
 export function readsBackAsString(text: string): boolean {
   return !ANY_TAG.test(text);

@@ -8,7 +8,8 @@
  * which also reports what is wrong.
  *
  * A fleet package's items are mostly read and left alone; their node trees are built only when
- * something edits them (see KrmResource).
+ * something edits them (see KrmResource), and then by this reader too where it can (simple-block-tree.ts):
+ * what it reads, a `Build` makes, plain data here.
  */
 import { leadingWhiteSpace } from './line-scan';
 import { AcceptedStrings, outsideSubset, OutsideSubset, readsBackAsString, resolvePlainScalar } from './plain-scalars';
@@ -40,20 +41,67 @@ function checkKey(key: string, plain: boolean): string {
   return key;
 }
 
-function readKey(content: string): { key: string; rest: string } {
+/** A key as written: its text, and its spelling when quoted. */
+interface Key {
+  readonly key: string;
+  readonly quoted?: string;
+}
+
+function readKey(content: string): Key & { rest: string } {
   const match = KEY_LINE.exec(content) ?? outsideSubset();
-  const key = checkKey(match[1] ?? match[2] ?? match[3]!, match[1] !== undefined);
-  return { key, rest: content.slice(match[0].length) };
+  const plain = match[1] !== undefined;
+  const key = checkKey(match[1] ?? match[2] ?? match[3]!, plain);
+  const rest = content.slice(match[0].length);
+  return plain ? { key, rest } : { key, quoted: match[0].slice(0, match[0].lastIndexOf(':')), rest };
 }
 
-function setOnce(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (Object.prototype.hasOwnProperty.call(map, key)) outsideSubset();
-  map[key] = value;
+/**
+ * How the reader makes what it reads: plain data (PLAIN_DATA below), or `yaml` nodes
+ * (simple-block-tree.ts). Each method may refuse with outsideSubset().
+ */
+export interface Build<N> {
+  /**
+   * Whether blank lines, comment lines, comments after `key:` or `-` and trailing spaces are passed
+   * over; a builder that keeps comments cannot place them, and refuses them.
+   */
+  readonly lenient: boolean;
+  plain(text: string): N;
+  /** A quoted scalar: its value, and its text with the quotes. */
+  quoted(value: string, spelling: string): N;
+  /** The value of a `|` scalar, or of a `|-` one (`strip`). */
+  literal(value: string, strip: boolean): N;
+  /** Nothing after `key:` or `-`, and nothing below. */
+  empty(): N;
+  /** A comment after a scalar or flow collection on its line, `#` and all. */
+  comment(node: N, comment: string): void;
+  map(flow: boolean): N;
+  /** Adds a pair; refuses a key the map has. */
+  set(map: N, key: Key, value: N): void;
+  seq(flow: boolean): N;
+  push(seq: N, item: N): void;
 }
 
-/** After a closing quote or bracket: only spaces and a comment may follow. */
-function checkTrailer(trailer: string): void {
-  if (trailer !== '' && !/^ +(#.*)?$/.test(trailer)) outsideSubset();
+const PLAIN_DATA: Build<unknown> = {
+  lenient: true,
+  plain: (text) => resolvePlain(text),
+  quoted: (value) => value,
+  literal: (value) => value,
+  empty: () => null,
+  comment: () => undefined,
+  map: () => ({}),
+  set(map, { key }, value) {
+    if (Object.prototype.hasOwnProperty.call(map, key)) outsideSubset();
+    (map as Record<string, unknown>)[key] = value;
+  },
+  seq: () => [],
+  push: (seq, item) => void (seq as unknown[]).push(item),
+};
+
+/** After a closing quote or bracket: only spaces and a comment may follow; the comment, if any. */
+function trailingComment(trailer: string): string | undefined {
+  if (trailer === '') return undefined;
+  const match = /^ +(#.*)?$/.exec(trailer) ?? outsideSubset();
+  return match[1];
 }
 
 /** Characters that make a plain scalar start as something else (YAML 1.2 §7.3.3 indicators). */
@@ -83,6 +131,11 @@ function quoted(text: string, at: number): Read<string> {
   }
 }
 
+function quotedNode<N>(build: Build<N>, text: string, at: number): Read<N> {
+  const read = quoted(text, at);
+  return { value: build.quoted(read.value, text.slice(at, read.end)), end: read.end };
+}
+
 const isQuote = (char: string | undefined): boolean => char === "'" || char === '"';
 
 /** Where a plain scalar in a flow collection ends: a flow indicator, `: `, or `:` before one. */
@@ -97,13 +150,13 @@ function skipSpaces(text: string, at: number): number {
  * A flow collection or scalar on one line (YAML 1.2 §7.4): `{a: b, c: [d]}`. Not read: implicit
  * keys and pairs without values, trailing commas, comments or line breaks inside.
  */
-function flowNode(text: string, start: number): Read<unknown> {
+function flowNode<N>(build: Build<N>, text: string, start: number): Read<N> {
   const at = skipSpaces(text, start);
-  if (text[at] === '{') return flowMap(text, at + 1);
-  if (text[at] === '[') return flowSeq(text, at + 1);
-  if (isQuote(text[at])) return quoted(text, at);
+  if (text[at] === '{') return flowMap(build, text, at + 1);
+  if (text[at] === '[') return flowSeq(build, text, at + 1);
+  if (isQuote(text[at])) return quotedNode(build, text, at);
   const plain = flowPlain(text, at);
-  return { value: resolvePlain(plain.value), end: plain.end };
+  return { value: build.plain(plain.value), end: plain.end };
 }
 
 function flowPlain(text: string, at: number): Read<string> {
@@ -122,31 +175,33 @@ function afterEntry(text: string, at: number, close: string): { end: number; clo
   return { end: next + 1, closed: false };
 }
 
-function flowMap(text: string, start: number): Read<Record<string, unknown>> {
-  const map: Record<string, unknown> = {};
+function flowMap<N>(build: Build<N>, text: string, start: number): Read<N> {
+  const map = build.map(true);
   let at = skipSpaces(text, start);
   if (text[at] === '}') return { value: map, end: at + 1 };
   for (;;) {
     at = skipSpaces(text, at);
-    const key = isQuote(text[at]) ? quoted(text, at) : flowPlain(text, at);
+    const isQuoted = isQuote(text[at]);
+    const key = isQuoted ? quoted(text, at) : flowPlain(text, at);
     if (text[key.end] !== ':' || text[key.end + 1] !== ' ') outsideSubset();
-    const value = flowNode(text, key.end + 2);
-    setOnce(map, checkKey(key.value, !isQuote(text[at])), value.value);
+    const value = flowNode(build, text, key.end + 2);
+    const name = checkKey(key.value, !isQuoted);
+    build.set(map, isQuoted ? { key: name, quoted: text.slice(at, key.end) } : { key: name }, value.value);
     const next = afterEntry(text, value.end, '}');
     if (next.closed) return { value: map, end: next.end };
     at = next.end;
   }
 }
 
-function flowSeq(text: string, start: number): Read<unknown[]> {
-  const seq: unknown[] = [];
+function flowSeq<N>(build: Build<N>, text: string, start: number): Read<N> {
+  const seq = build.seq(true);
   let at = skipSpaces(text, start);
   if (text[at] === ']') return { value: seq, end: at + 1 };
   for (;;) {
-    const item = flowNode(text, at);
+    const item = flowNode(build, text, at);
     // `[a: b]` is a map inside the list; left to the parser.
     if (text[item.end] === ':') outsideSubset();
-    seq.push(item.value);
+    build.push(seq, item.value);
     const next = afterEntry(text, item.end, ']');
     if (next.closed) return { value: seq, end: next.end };
     at = next.end;
@@ -154,17 +209,20 @@ function flowSeq(text: string, start: number): Read<unknown[]> {
 }
 
 /** A one-line scalar or flow collection after `key: ` or `- `, with an optional comment. */
-function readScalar(text: string): unknown {
+function readScalar<N>(build: Build<N>, text: string): N {
   if (isQuote(text[0]) || text[0] === '{' || text[0] === '[') {
-    const read = flowNode(text, 0);
-    checkTrailer(text.slice(read.end));
+    const read = flowNode(build, text, 0);
+    const comment = trailingComment(text.slice(read.end));
+    if (comment !== undefined) build.comment(read.value, comment);
     return read.value;
   }
   if (INDICATOR_START.test(text)) outsideSubset();
   const comment = text.indexOf(' #');
   const value = (comment === -1 ? text : text.slice(0, comment)).replace(TRAILING_SPACES, '');
   if (value.includes(': ') || value.endsWith(':')) outsideSubset();
-  return resolvePlain(value);
+  const node = build.plain(value);
+  if (comment !== -1) build.comment(node, text.slice(comment + 1));
+  return node;
 }
 
 /** `|` or `|-`, and perhaps a comment. */
@@ -232,11 +290,14 @@ class LineCursor {
 /** Directives and document markers start a line only outside a document's content. */
 const DOCUMENT_LINE = /^(?:---|\.\.\.|%)/;
 
-class BlockReader {
-  constructor(private readonly lines: LineCursor) {}
+class BlockReader<N> {
+  constructor(
+    private readonly build: Build<N>,
+    private readonly lines: LineCursor,
+  ) {}
 
   /** The document: one map at column 0 that takes every line. */
-  document(): Record<string, unknown> {
+  document(): N {
     const first = this.current;
     if (!first || first.indent !== 0 || isSeqEntry(first.content)) outsideSubset();
     const value = this.map(0);
@@ -244,31 +305,36 @@ class BlockReader {
     return value;
   }
 
-  /** The next line with structure, past blank and comment lines. */
+  /** The next line with structure, past blank and comment lines (where the builder takes them). */
   private get current(): Line | undefined {
-    while (this.lines.current?.quiet) this.lines.advance();
+    if (this.build.lenient) {
+      while (this.lines.current?.quiet) this.lines.advance();
+    } else if (this.lines.current?.quiet || this.lines.current?.raw.endsWith(' ')) {
+      outsideSubset();
+    }
     return this.lines.current;
   }
 
   /** The block node that starts on the current line, more indented than `parentIndent`. */
-  private node(parentIndent: number): unknown {
+  private node(parentIndent: number): N {
     const line = this.current!;
     if (line.indent <= parentIndent) outsideSubset();
     return isSeqEntry(line.content) ? this.seq(line.indent) : this.map(line.indent);
   }
 
-  /** The value of `key:` or `-` with nothing after it on the line: a node below, or null. */
-  private valueBelow(ownerIndent: number, compactSeq: boolean): unknown {
+  /** The value of `key:` or `-` with nothing after it on the line but a comment: a node below, or nothing. */
+  private valueBelow(ownerIndent: number, compactSeq: boolean, rest: string): N {
+    if (rest !== '' && !this.build.lenient) outsideSubset();
     const next = this.current;
-    if (next === undefined || next.indent < ownerIndent) return null;
-    if (next.indent === ownerIndent) return compactSeq && isSeqEntry(next.content) ? this.seq(ownerIndent) : null;
+    if (next === undefined || next.indent < ownerIndent) return this.build.empty();
+    if (next.indent === ownerIndent) return compactSeq && isSeqEntry(next.content) ? this.seq(ownerIndent) : this.build.empty();
     return this.node(ownerIndent);
   }
 
   /** A scalar on its owner's line: no line below may be deeper (that would continue the scalar). */
-  private inlineValue(text: string, ownerIndent: number): unknown {
+  private inlineValue(text: string, ownerIndent: number): N {
     const literal = LITERAL_HEADER.exec(text);
-    const value = literal ? this.literal(ownerIndent, literal[1] === '-') : readScalar(text);
+    const value = literal ? this.build.literal(this.literal(ownerIndent, literal[1] === '-'), literal[1] === '-') : readScalar(this.build, text);
     const next = this.current;
     if (next !== undefined && next.indent > ownerIndent) outsideSubset();
     return value;
@@ -301,34 +367,34 @@ class BlockReader {
     return strip ? text : `${text}\n`;
   }
 
-  private map(indent: number): Record<string, unknown> {
-    const map: Record<string, unknown> = {};
+  private map(indent: number): N {
+    const map = this.build.map(false);
     for (let line = this.current; line !== undefined && line.indent >= indent; line = this.current) {
       if (line.indent > indent || isSeqEntry(line.content)) outsideSubset();
-      const { key, rest } = readKey(line.content);
+      const { rest, ...key } = readKey(line.content);
       this.lines.advance();
-      setOnce(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true) : this.inlineValue(rest, indent));
+      this.build.set(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true, rest) : this.inlineValue(rest, indent));
     }
     return map;
   }
 
-  private seq(indent: number): unknown[] {
-    const seq: unknown[] = [];
+  private seq(indent: number): N {
+    const seq = this.build.seq(false);
     for (let line = this.current; line !== undefined && line.indent === indent && isSeqEntry(line.content); line = this.current) {
       const after = line.content.slice(1).replace(LEADING_SPACES, '');
       if (after === '' || after.startsWith('#')) {
         this.lines.advance();
-        seq.push(this.valueBelow(indent, false));
+        this.build.push(seq, this.valueBelow(indent, false, after));
       } else if (isSeqEntry(after)) {
         outsideSubset();
       } else if (KEY_LINE.test(after)) {
         // `- key: value`: a map whose column is where its first key starts; the line is re-read as that key.
         const mapIndent = indent + line.content.length - after.length;
         this.lines.replace({ ...line, indent: mapIndent, content: after });
-        seq.push(this.map(mapIndent));
+        this.build.push(seq, this.map(mapIndent));
       } else {
         this.lines.advance();
-        seq.push(this.inlineValue(after, indent));
+        this.build.push(seq, this.inlineValue(after, indent));
       }
     }
     if (this.current !== undefined && this.current.indent > indent) outsideSubset();
@@ -345,18 +411,23 @@ const TRAILING_SPACES = / +$/;
  * columns: an item of a list read in place) when it is a map in the simple subset; undefined otherwise.
  */
 export function readSimpleBlockRange(text: string, start: number, end: number, dedent: number): Record<string, unknown> | undefined {
-  return read(() => new LineCursor(text, start, end, dedent));
+  return readWith(PLAIN_DATA, () => new LineCursor(text, start, end, dedent)) as Record<string, unknown> | undefined;
 }
 
-/** The document on the lines, or undefined when something on them is outside the subset. */
-function read(lines: () => LineCursor): Record<string, unknown> | undefined {
+/** What `build` makes of the document on the lines, or undefined when something on them is outside its subset. */
+function readWith<N>(build: Build<N>, lines: () => LineCursor): N | undefined {
   try {
-    return new BlockReader(lines()).document();
+    return new BlockReader(build, lines()).document();
   } catch (error) {
     // Deep nesting overflows the stack here first; the parser then says what is wrong.
     if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
     throw error;
   }
+}
+
+/** The same as readSimpleBlockRange, made by `build`. */
+export function readBlockRange<N>(build: Build<N>, text: string, start: number, end: number, dedent: number): N | undefined {
+  return readWith(build, () => new LineCursor(text, start, end, dedent));
 }
 
 /** The document's data when it is a map in the simple subset; undefined otherwise. */
@@ -369,5 +440,5 @@ export function readSimpleBlockMap(text: string): Record<string, unknown> | unde
  * frame without its items, read in place, not from a copy of what is left.
  */
 export function readSimpleBlockWithout(text: string, cutStart: number, cutEnd: number): Record<string, unknown> | undefined {
-  return read(() => new LineCursor(text, 0, text.length, 0, { start: cutStart, end: cutEnd }));
+  return readWith(PLAIN_DATA, () => new LineCursor(text, 0, text.length, 0, { start: cutStart, end: cutEnd })) as Record<string, unknown> | undefined;
 }
