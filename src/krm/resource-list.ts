@@ -13,6 +13,7 @@ import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits } from 
 import { readSimpleBlockRange, readSimpleBlockWithout } from './simple-block-read';
 import { readSimpleBlockTree, treeDocument } from './simple-block-tree';
 import { writeSimpleBlockMap } from './simple-block-write';
+import { renderTreeItem } from './tree-render';
 import { writeWholeList, type ListShape } from './whole-list';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from './yaml-format';
 
@@ -408,7 +409,8 @@ function seqItem(text: string, indent: string): string {
 /**
  * `- ` + each item, every following line indented to the sequence's column, one part per rendering
  * (to be joined by a newline and the column). New items still in plain data are written without a
- * node tree where they can be; the others share one rendering.
+ * node tree where they can be, trees without `yaml`'s stringifier where they can be (tree-render.ts);
+ * the others share one rendering.
  */
 function renderItemParts(resources: readonly KrmResource[], indent: number): string[] {
   const pad = ' '.repeat(indent);
@@ -424,14 +426,21 @@ function renderItemParts(resources: readonly KrmResource[], indent: number): str
   for (const resource of resources) {
     const data = resource.generatedData;
     const written = data && writeSimpleBlockMap(data);
-    if (written === undefined) {
-      // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
-      if (pending.length > 0 && yamlVersionOf(pending[0]!.doc) !== yamlVersionOf(resource.doc)) flush();
-      pending.push(resource);
+    if (written !== undefined) {
+      flush();
+      parts.push(seqItem(written, pad));
       continue;
     }
-    flush();
-    parts.push(seqItem(written, pad));
+    // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
+    const version = yamlVersionOf(resource.doc);
+    const rendered = version === '1.2' ? renderTreeItem(resource.node) : undefined;
+    if (rendered !== undefined) {
+      flush();
+      parts.push(indentLines(rendered, pad));
+      continue;
+    }
+    if (pending.length > 0 && yamlVersionOf(pending[0]!.doc) !== version) flush();
+    pending.push(resource);
   }
   flush();
   return parts;
