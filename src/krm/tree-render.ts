@@ -115,11 +115,19 @@ function checkPlainNode(node: Node): void {
   if (props.commentBefore || props.spaceBefore || props.tag !== undefined || props.anchor !== undefined) outsideSubset();
 }
 
+/** A key set by `map.set('name', ...)` is a string, not a node: written as a new string scalar. */
+const NEW_STRING = { type: undefined } as Scalar;
+
 function keyText(pair: Pair, inFlow: boolean): string {
   const key = pair.key;
-  if (!isScalar(key) || typeof key.value !== 'string' || key.comment) outsideSubset();
-  checkPlainNode(key as Scalar);
-  const text = scalarText(key as Scalar, inFlow);
+  let text: string;
+  if (typeof key === 'string' && key !== '') {
+    text = stringText(NEW_STRING, key, inFlow);
+  } else {
+    if (!isScalar(key) || typeof key.value !== 'string' || key.comment) outsideSubset();
+    checkPlainNode(key as Scalar);
+    text = scalarText(key as Scalar, inFlow);
+  }
   // A long key is written as an explicit `? key`.
   if (text.length > 1024) outsideSubset();
   return text;

@@ -63,7 +63,8 @@ function applyEdit(root: YAMLMap, { at, kind, value, comment }: { at: number; ki
   walk(root);
   const map = maps[at % maps.length]!;
   const pair = map.items[at % Math.max(1, map.items.length)];
-  if (kind === 'set') map.set(pair && isScalar(pair.key) ? pair.key.value : `k${at}`, treeDocument().createNode(value));
+  // A new key is set as a string, as setIn sets it.
+  if (kind === 'set') map.set(pair && isScalar(pair.key) && at % 2 === 0 ? pair.key.value : `k${at}`, treeDocument().createNode(value));
   else if (kind === 'delete' && pair && map !== root) map.delete(pair.key);
   else if (kind === 'comment' && pair && isScalar(pair.value)) pair.value.comment = comment;
   else if (kind === 'flow' && pair && (isMap(pair.value) || isSeq(pair.value))) pair.value.flow = !pair.value.flow;
