@@ -12,12 +12,26 @@ import { errorResult, type Result } from './results';
 
 /** Why a package-relative path leaves the package, or undefined when it stays inside. */
 export function escapeOf(path: string): string | undefined {
+  // Normalising can make neither `..` nor `.git` out of a path that holds neither: most paths stop here.
+  if (!path.startsWith('/') && !path.includes('..') && !path.includes('.git')) return undefined;
   if (posix.isAbsolute(path)) return 'it is absolute';
   const normal = posix.normalize(path);
   if (normal === '..' || normal.startsWith('../')) return 'it climbs out of the package';
   if (normal.split('/').includes('.git')) return 'it lies in .git, which is git\'s, not the package\'s';
   return undefined;
 }
+
+/** The first of kpt's path annotations on the item whose path leaves the package, and why. */
+function escaping(item: KrmResource, judge: (path: string) => string | undefined): { annotation: string; path: string; why: string } | undefined {
+  for (const annotation of PATH_ANNOTATIONS) {
+    const path = item.annotation(annotation);
+    const why = path === undefined ? undefined : judge(path);
+    if (why !== undefined) return { annotation, path: path!, why };
+  }
+  return undefined;
+}
+
+const PATH_ANNOTATIONS = [PATH, LEGACY_PATH];
 
 /** An error for each item whose path annotation (kpt's, else the legacy one) leaves the package. */
 export function escapingPaths(items: readonly KrmResource[]): Result[] {
@@ -27,18 +41,17 @@ export function escapingPaths(items: readonly KrmResource[]): Result[] {
     if (!judged.has(path)) judged.set(path, escapeOf(path));
     return judged.get(path);
   };
-  return items.flatMap((item, index) => {
-    const escaping = [PATH, LEGACY_PATH]
-      .map((annotation) => ({ annotation, path: item.annotation(annotation) }))
-      .map(({ annotation, path }) => ({ annotation, path, why: path === undefined ? undefined : judge(path) }))
-      .find(({ why }) => why !== undefined);
-    if (!escaping) return [];
+  const results: Result[] = [];
+  items.forEach((item, index) => {
+    const found = escaping(item, judge);
+    if (!found) return;
     const identity = item.isKrmObject ? ` (${item.kind} ${item.name})` : '';
-    return [
-      errorResult(`items[${index}]${identity}: its path ${JSON.stringify(escaping.path)} is outside the package: ${escaping.why}`, {
+    results.push(
+      errorResult(`items[${index}]${identity}: its path ${JSON.stringify(found.path)} is outside the package: ${found.why}`, {
         ...(item.isKrmObject ? { resourceRef: item.ref() } : {}),
-        field: { path: `metadata.annotations["${escaping.annotation}"]` },
+        field: { path: `metadata.annotations["${found.annotation}"]` },
       }),
-    ];
+    );
   });
+  return results;
 }

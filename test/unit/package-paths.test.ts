@@ -1,4 +1,6 @@
 /** Items stay inside their package (src/krm/package-paths.ts): through the whole function. */
+import { posix } from 'node:path';
+import fc from 'fast-check';
 import { escapeOf } from '../../src/krm/package-paths';
 import { resourceList, runFunction } from '../helpers';
 import { tagged } from '../merge/merge-helpers';
@@ -19,6 +21,21 @@ describe('a path that leaves the package', () => {
 
   it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile'])('%s stays inside', (path) => {
     expect(escapeOf(path)).toBeUndefined();
+  });
+
+  it('is found in any path built of the characters that matter, as normalising it says', () => {
+    const leaves = (path: string) => {
+      if (posix.isAbsolute(path)) return true;
+      const normal = posix.normalize(path);
+      return normal === '..' || normal.startsWith('../') || normal.split('/').includes('.git');
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '/', '.', '..', '.git', 'git', './', '../'), { maxLength: 6 }), (parts) => {
+        const path = parts.join('');
+        expect({ path, leaves: escapeOf(path) !== undefined }).toEqual({ path, leaves: leaves(path) });
+      }),
+      { seed: 20261124, numRuns: 5000 },
+    );
   });
 });
 
