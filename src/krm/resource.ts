@@ -10,6 +10,13 @@ function scalarString(node: unknown): string | undefined {
   return undefined;
 }
 
+// Paths every scan over a package reads: made once, not at each of a million reads.
+const API_VERSION = ['apiVersion'];
+const KIND = ['kind'];
+const NAME = ['metadata', 'name'];
+const NAMESPACE = ['metadata', 'namespace'];
+const ANNOTATIONS = ['metadata', 'annotations'];
+
 /** A resource's `yaml` node tree, where every edit happens. */
 export interface YamlTree {
   readonly node: YAMLMap;
@@ -168,19 +175,19 @@ export class KrmResource {
   }
 
   get apiVersion(): string {
-    return this.getString(['apiVersion']) ?? '';
+    return this.getString(API_VERSION) ?? '';
   }
 
   get kind(): string {
-    return this.getString(['kind']) ?? '';
+    return this.getString(KIND) ?? '';
   }
 
   get name(): string {
-    return this.getString(['metadata', 'name']) ?? '';
+    return this.getString(NAME) ?? '';
   }
 
   get namespace(): string | undefined {
-    return this.getString(['metadata', 'namespace']);
+    return this.getString(NAMESPACE);
   }
 
   /** API group without version; "" for the core group. */
@@ -191,7 +198,9 @@ export class KrmResource {
   }
 
   annotation(key: string): string | undefined {
-    return this.getString(['metadata', 'annotations', key]);
+    if (this.plain === undefined) return this.getString(['metadata', 'annotations', key]);
+    const annotations = valueAt(this.plain, ANNOTATIONS);
+    return annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations) && Object.hasOwn(annotations, key) ? scalarString((annotations as Record<string, unknown>)[key]) : undefined;
   }
 
   setAnnotation(key: string, value: string): void {

@@ -9,7 +9,7 @@
  * non-ASCII strings, floats, new numbers in hex...) answers undefined, and the caller uses `yaml`.
  */
 import { isMap, isPair, isScalar, isSeq, type Node, type Pair, type Scalar, type ScalarTag } from 'yaml';
-import { outsideSubset, OutsideSubset } from './plain-scalars';
+import { outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
 import { newDocument, sourceSpelling, YAML_11_NON_STRING } from './yaml-format';
 
 const INDENT_STEP = '  ';
@@ -35,6 +35,8 @@ function tagOf(node: Scalar): ScalarTag | undefined {
 function keptSpelling(node: Scalar): string | undefined {
   const spelling = sourceSpelling(node);
   if (spelling === undefined || typeof node.source !== 'string') return undefined;
+  // A string is written with the string tag, which resolves a source to itself.
+  if (typeof node.value === 'string') return node.source === node.value ? spelling : undefined;
   let original: unknown;
   try {
     original = tagOf(node)?.resolve(node.source, () => undefined, {});
@@ -57,12 +59,9 @@ function quotedString(value: string): string {
   return JSON.stringify(value);
 }
 
-function readsAsOtherTag(value: string): boolean {
-  return renderTags().some((tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test?.test(value));
-}
-
 function plainString(value: string, inFlow: boolean): string {
-  if ((inFlow && FLOW_INDICATOR.test(value)) || value === '' || NOT_PLAIN.test(value) || readsAsOtherTag(value)) return quotedString(value);
+  // The rendering document's default tags are the parser's (plain-scalars.ts), wrapped only to write.
+  if ((inFlow && FLOW_INDICATOR.test(value)) || value === '' || NOT_PLAIN.test(value) || !readsBackAsString(value)) return quotedString(value);
   return value;
 }
 

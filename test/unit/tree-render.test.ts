@@ -112,3 +112,4 @@ describe('writing changed items', () => {
     }
   });
 });
+
