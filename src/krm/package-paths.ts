@@ -33,8 +33,24 @@ function escaping(item: KrmResource, judge: (path: string) => string | undefined
 
 const PATH_ANNOTATIONS = [PATH, LEGACY_PATH];
 
-/** An error for each item whose path annotation (kpt's, else the legacy one) leaves the package. */
-export function escapingPaths(items: readonly KrmResource[]): Result[] {
+/** A path annotation whose value starts with `/`, and `..` or `.git` as a path segment anywhere. */
+const ABSOLUTE_PATH = /config\.kubernetes\.io\/path['"]?:[ \t]*['"]?\//;
+const SEGMENT = /(?:^|[\s'"/:{[,])(?:\.\.|\.git)(?:$|[\s'"/,}\]])/m;
+
+/**
+ * Whether an input's text shows that none of its items read as plain data has a path outside the
+ * package: their values are the text's own characters (the fast reader takes no escapes), where an
+ * absolute path, a `..` or a `.git` would show. Anything that looks like one means every item is judged.
+ */
+export function noEscapeInText(text: string): boolean {
+  return !ABSOLUTE_PATH.test(text) && !SEGMENT.test(text);
+}
+
+/**
+ * An error for each item whose path annotation (kpt's, else the legacy one) leaves the package.
+ * With `inputClean` (noEscapeInText of the input), items still as they were read are not judged again.
+ */
+export function escapingPaths(items: readonly KrmResource[], inputClean = false): Result[] {
   // Items share files (a fleet's Repositories often one): each path is judged once.
   const judged = new Map<string, string | undefined>();
   const judge = (path: string) => {
@@ -43,6 +59,7 @@ export function escapingPaths(items: readonly KrmResource[]): Result[] {
   };
   const results: Result[] = [];
   items.forEach((item, index) => {
+    if (inputClean && !item.isChanged && !item.hasTree) return;
     const found = escaping(item, judge);
     if (!found) return;
     const identity = item.isKrmObject ? ` (${item.kind} ${item.name})` : '';

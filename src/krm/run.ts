@@ -1,6 +1,6 @@
 import { invalidUtf8Result } from './input-encoding';
 import { MAX_SCALAR_CHARS, oversizedScalars } from './input-limits';
-import { escapingPaths } from './package-paths';
+import { escapingPaths, noEscapeInText } from './package-paths';
 import type { KrmResource } from './resource';
 import { failureResourceList, parseResourceList, resourceListPieces, type ResourceList } from './resource-list';
 import { errorResult, FunctionError, hasError, type Result } from './results';
@@ -68,7 +68,7 @@ function outputPieces(input: string, processor: KrmProcessor): { pieces: string[
     list.results.push(...resultsOf(error));
   }
   if (!hasError(list.results) && alters(inputItems, list.items)) {
-    list.results.push(...escapingPaths(list.items));
+    list.results.push(...escapingPaths(list.items, noEscapeInText(input)));
     const invalidAt = firstInvalidByte(input);
     if (invalidAt !== -1) list.results.push(invalidUtf8Result(list, invalidAt));
   }
