@@ -356,7 +356,8 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
   // An item's node tree, built when something first needs it (one function for every item, no
   // closure each): by the fast reader where it can, which costs a small part of a parse.
   const itemTree = (chunk: ItemChunk): YamlTree => {
-    const node = readSimpleBlockTree(text, chunk.bodyStart, chunk.end, chunk.dedent);
+    // Only items the reader took come here (the others were parsed as they were read): their lines were checked.
+    const node = readSimpleBlockTree(text, chunk.bodyStart, chunk.end, chunk.dedent, true);
     if (!node) return parseItem(chunk, budget).tree;
     budget.spend(text.slice(chunk.bodyStart, chunk.end));
     return { node, doc: treeDocument() };

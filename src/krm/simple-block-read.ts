@@ -240,7 +240,8 @@ class LineCursor {
 
   /**
    * Lines from `start` to `end`; after the first, each loses up to `dedent` columns of leading white
-   * space. The lines from `cut.start` to `cut.end` (both line starts) are passed over.
+   * space. The lines from `cut.start` to `cut.end` (both line starts) are passed over. `checked`:
+   * the lines were read before, so their white space and markers need no second look.
    */
   constructor(
     private readonly text: string,
@@ -248,6 +249,7 @@ class LineCursor {
     private readonly end: number,
     private readonly dedent: number,
     private readonly cut: { readonly start: number; readonly end: number } = { start: -1, end: -1 },
+    private readonly checked = false,
   ) {
     this.next = start;
     this.line = this.read(0);
@@ -279,7 +281,7 @@ class LineCursor {
     const from = dedent > 0 ? at + Math.min(leadingWhiteSpace(text, at, lineEnd), dedent) : at;
     const raw = text.slice(from, lineEnd);
     // Only spaces count as YAML indentation and separation; other white space would be read differently.
-    if (OTHER_WHITE_SPACE.test(raw) || DOCUMENT_LINE.test(raw)) outsideSubset();
+    if (!this.checked && (OTHER_WHITE_SPACE.test(raw) || DOCUMENT_LINE.test(raw))) outsideSubset();
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent += 1;
     const content = raw.slice(indent).replace(TRAILING_SPACES, '');
@@ -425,9 +427,9 @@ function readWith<N>(build: Build<N>, lines: () => LineCursor): N | undefined {
   }
 }
 
-/** The same as readSimpleBlockRange, made by `build`. */
-export function readBlockRange<N>(build: Build<N>, text: string, start: number, end: number, dedent: number): N | undefined {
-  return readWith(build, () => new LineCursor(text, start, end, dedent));
+/** The same as readSimpleBlockRange, made by `build`; `read`: readSimpleBlockRange took these lines. */
+export function readBlockRange<N>(build: Build<N>, text: string, start: number, end: number, dedent: number, read = false): N | undefined {
+  return readWith(build, () => new LineCursor(text, start, end, dedent, undefined, read));
 }
 
 /** The document's data when it is a map in the simple subset; undefined otherwise. */

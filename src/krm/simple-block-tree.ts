@@ -72,9 +72,12 @@ const TREE: Build<Node> = {
   },
 };
 
-/** The tree of the item in `text` from `start` to `end` (read as readSimpleBlockRange reads it), or undefined. */
-export function readSimpleBlockTree(text: string, start: number, end: number, dedent: number): YAMLMap | undefined {
-  const node = readBlockRange(TREE, text, start, end, dedent);
+/**
+ * The tree of the item in `text` from `start` to `end` (read as readSimpleBlockRange reads it), or
+ * undefined; `read`: readSimpleBlockRange took it already.
+ */
+export function readSimpleBlockTree(text: string, start: number, end: number, dedent: number, read = false): YAMLMap | undefined {
+  const node = readBlockRange(TREE, text, start, end, dedent, read);
   return isMap(node) ? node : undefined;
 }
 
