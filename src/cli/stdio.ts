@@ -1,17 +1,18 @@
 import { readSync, writeSync } from 'node:fs';
 import { groupDigits } from '../krm/group-digits';
+import { countUnits } from '../krm/text-units';
 import { decodeUtf8, encodeText } from '../krm/utf8';
 
 /**
- * The largest ResourceList the function reads: 64 MiB in at most 2,500,000 lines, room for a fleet
- * of 100,000 Repositories as kpt sends them. Memory grows with both (a few hundred bytes a line or
- * item, read by the fast reader); what it costs beyond that is bounded where it is spent: the full
- * YAML parser's share (krm/parse-budget.ts), objects (krm/input-limits.ts), PackageVariants
- * (fanout/targets.ts). The worst inputs measured at these limits are in the README ("Safety").
- * Input beyond them is counted, not kept, and refused.
+ * The largest ResourceList the function reads: 64 MiB in at most 2,500,000 lines and flow entries
+ * (krm/text-units.ts), room for a fleet of 100,000 Repositories as kpt sends them. Memory grows
+ * with both (a few hundred bytes a line or item, read by the fast reader); what it costs beyond that
+ * is bounded where it is spent: the full YAML parser's share (krm/parse-budget.ts), objects
+ * (krm/input-limits.ts), PackageVariants (fanout/targets.ts). The worst inputs measured at these
+ * limits are in the README ("Safety"). Input beyond them is counted, not kept, and refused.
  */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
-export const MAX_INPUT_LINES = 2_500_000;
+export const MAX_INPUT_UNITS = 2_500_000;
 
 /**
  * stdin's bytes and their text (decoded by krm/utf8.ts, so bytes that are not UTF-8 survive), or why
@@ -26,12 +27,6 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 /** Waits a millisecond, for a non-blocking descriptor that is not ready. */
 function pause(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-}
-
-function newlines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
-  return count;
 }
 
 /**
@@ -68,7 +63,7 @@ class InputBuffer {
   }
 }
 
-export function readStdin(limits: { readonly bytes: number; readonly lines: number } = { bytes: MAX_INPUT_BYTES, lines: MAX_INPUT_LINES }): StdinInput {
+export function readStdin(limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_INPUT_BYTES, units: MAX_INPUT_UNITS }): StdinInput {
   const input = new InputBuffer(limits.bytes);
   for (;;) {
     const space = input.space();
@@ -88,12 +83,12 @@ export function readStdin(limits: { readonly bytes: number; readonly lines: numb
     if (read === 0) break;
     input.took(read, space);
   }
-  const refused = (what: string) => ({ error: `the input is ${what}; the function reads at most ${groupDigits(limits.bytes)} bytes in ${groupDigits(limits.lines)} lines (see "Safety" in the README)` });
+  const refused = (what: string) => ({ error: `the input is ${what}; the function reads at most ${groupDigits(limits.bytes)} bytes in ${groupDigits(limits.units)} lines and flow entries (see "Safety" in the README)` });
   if (input.seen > limits.bytes) return refused(`${groupDigits(input.seen)} bytes`);
   const bytes = input.bytes;
   const text = decodeUtf8(bytes);
-  const lines = newlines(text);
-  return lines > limits.lines ? refused(`${groupDigits(lines)} lines`) : { text, bytes };
+  const units = countUnits(text);
+  return units > limits.units ? refused(`${groupDigits(units)} lines and flow entries`) : { text, bytes };
 }
 
 export function writeAll(fd: number, text: string | Uint8Array): void {

@@ -4,6 +4,7 @@
  * Output is the input text with only the changed parts replaced: removed items are cut, changed
  * items re-rendered, new items appended, results added. A no-op run returns the input unchanged.
  */
+import { appendAll } from './append';
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
@@ -420,7 +421,7 @@ function renderItemParts(resources: readonly KrmResource[], indent: number): str
   const flush = () => {
     if (pending.length === 0) return;
     const seq = new YAMLSeq();
-    seq.items.push(...pending.map((r) => r.node));
+    appendAll(seq.items, pending.map((r) => r.node));
     parts.push(indentLines(renderNode(seq, { version: yamlVersionOf(pending[0]!.doc) }), pad));
     pending = [];
   };
@@ -481,7 +482,7 @@ function applyEdits(text: string, edits: Edit[]): string[] {
   let at = 0;
   for (const edit of edits) {
     if (edit.start > at) out.push(text.slice(at, edit.start));
-    out.push(...edit.pieces);
+    appendAll(out, edit.pieces);
     at = edit.end;
   }
   if (at < text.length) out.push(text.slice(at));

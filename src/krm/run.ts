@@ -1,3 +1,4 @@
+import { appendAll } from './append';
 import { invalidUtf8Result } from './input-encoding';
 import { MAX_SCALAR_CHARS, oversizedScalars } from './input-limits';
 import { escapingPaths, noEscapeInText } from './package-paths';
@@ -58,17 +59,17 @@ function outputPieces(input: string, processor: KrmProcessor): { pieces: string[
   };
   const oversized = oversizedScalars(list.items, list.functionConfig, input.length, MAX_SCALAR_CHARS, itemLength);
   if (oversized.length > 0) {
-    list.results.push(...oversized);
+    appendAll(list.results, oversized);
     return { pieces: resourceListPieces(list, { keepItems: true }), exitCode: 1 };
   }
   const inputItems = [...list.items];
   try {
     processor(list);
   } catch (error) {
-    list.results.push(...resultsOf(error));
+    appendAll(list.results, resultsOf(error));
   }
   if (!hasError(list.results) && alters(inputItems, list.items)) {
-    list.results.push(...escapingPaths(list.items, noEscapeInText(input)));
+    appendAll(list.results, escapingPaths(list.items, noEscapeInText(input)));
     const invalidAt = firstInvalidByte(input);
     if (invalidAt !== -1) list.results.push(invalidUtf8Result(list, invalidAt));
   }
@@ -76,7 +77,7 @@ function outputPieces(input: string, processor: KrmProcessor): { pieces: string[
   try {
     return { pieces: resourceListPieces(list, { keepItems: failed }), exitCode: failed ? 1 : 0 };
   } catch (error) {
-    list.results.push(...resultsOf(error));
+    appendAll(list.results, resultsOf(error));
     return { pieces: resourceListPieces(list, { keepItems: true }), exitCode: 1 };
   }
 }

@@ -31,6 +31,13 @@ const KEY_LINE = /^(?:([A-Za-z_$/][\w$./@+-]*)|'([^']*)'|"([^"\\]*)"):(?: +|$)/;
 const PLAIN_KEY = /^[A-Za-z_$/][\w$./@+-]*$/;
 const INTEGER_LIKE = /^\d/;
 
+/**
+ * The most keys a map read here may have. An object of millions of keys costs hundreds of bytes a
+ * key while it grows; no KRM object comes near this, and a map beyond it goes to the parser, whose
+ * budget refuses it (parse-budget.ts).
+ */
+export const MAX_MAP_KEYS = 100_000;
+
 /** A key any object can hold: not one it could trip over, nor one it would reorder. */
 const isOrdinaryKey = (key: string): boolean => key !== '__proto__' && !INTEGER_LIKE.test(key) && key.length <= 1000;
 const PLAIN_KEYS = new AcceptedStrings((key) => PLAIN_KEY.test(key) && readsBackAsString(key) && isOrdinaryKey(key));
@@ -179,7 +186,8 @@ function flowMap<N>(build: Build<N>, text: string, start: number): Read<N> {
   const map = build.map(true);
   let at = skipSpaces(text, start);
   if (text[at] === '}') return { value: map, end: at + 1 };
-  for (;;) {
+  for (let keys = 1; ; keys += 1) {
+    if (keys > MAX_MAP_KEYS) outsideSubset();
     at = skipSpaces(text, at);
     const isQuoted = isQuote(text[at]);
     const key = isQuoted ? quoted(text, at) : flowPlain(text, at);
@@ -371,8 +379,9 @@ class BlockReader<N> {
 
   private map(indent: number): N {
     const map = this.build.map(false);
+    let keys = 0;
     for (let line = this.current; line !== undefined && line.indent >= indent; line = this.current) {
-      if (line.indent > indent || isSeqEntry(line.content)) outsideSubset();
+      if (line.indent > indent || isSeqEntry(line.content) || (keys += 1) > MAX_MAP_KEYS) outsideSubset();
       const { rest, ...key } = readKey(line.content);
       this.lines.advance();
       this.build.set(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true, rest) : this.inlineValue(rest, indent));

@@ -37,6 +37,9 @@ function scalar(value: unknown, source: string, type: Scalar.Type, spelling: str
   return node;
 }
 
+/** The keys of the maps being built, to refuse a duplicate without a scan of the map each time. */
+const KEYS = new WeakMap<YAMLMap, Set<string>>();
+
 const TREE: Build<Node> = {
   lenient: false,
   plain(text) {
@@ -58,7 +61,10 @@ const TREE: Build<Node> = {
   },
   set(map, { key, quoted }, value) {
     const pairs = (map as YAMLMap).items as Pair<Scalar, Node>[];
-    if (pairs.some((pair) => pair.key.value === key)) outsideSubset();
+    const keys = KEYS.get(map as YAMLMap) ?? new Set<string>();
+    if (keys.has(key)) outsideSubset();
+    keys.add(key);
+    KEYS.set(map as YAMLMap, keys);
     const keyNode = quoted === undefined ? scalar(key, key, Scalar.PLAIN, key) : scalar(key, key, quoted[0] === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, quoted);
     pairs.push(new Pair(keyNode, value));
   },

@@ -104,7 +104,7 @@ describe('input beyond the documented limits is an error result, before memory r
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
       items: [],
-      results: [{ message: expect.stringMatching(/^the input is 70,779,\d{3} bytes; the function reads at most 67,108,864 bytes in 2,500,000 lines \(see "Safety" in the README\)$/), severity: 'error' }],
+      results: [{ message: expect.stringMatching(/^the input is 70,779,\d{3} bytes; the function reads at most 67,108,864 bytes in 2,500,000 lines and flow entries \(see "Safety" in the README\)$/), severity: 'error' }],
     });
     expect(out.stderr).toMatch(/^package-variant: the input is 70,779,\d{3} bytes; [^\n]*\n$/);
   });
@@ -112,7 +112,13 @@ describe('input beyond the documented limits is an error result, before memory r
   it('more than 2,500,000 lines, however short', () => {
     const out = fn(`${HEADER}${'- a: 1\n'.repeat(2_600_000)}`);
     expect(out.code).toBe(1);
-    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 2,600,003 lines; /), severity: 'error' }]);
+    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 2,600,003 lines and flow entries; /), severity: 'error' }]);
+  });
+
+  it('more than 2,500,000 flow entries, on one line (a list of two-character strings took 2 GB)', () => {
+    const out = fn(`${HEADER}- data: [${'ab, '.repeat(2_600_000)}ab]\n`);
+    expect(out.code).toBe(1);
+    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 2,600,00\d lines and flow entries; /), severity: 'error' }]);
   });
 
   it('a string of more than 4 MiB: the error names the item and the field, and the items come back as they were', () => {

@@ -178,3 +178,23 @@ describe('ResourceList output', () => {
 function v1(): string {
   return 'v1';
 }
+
+describe('lists larger than a call takes arguments', () => {
+  const many = 150_000;
+  const configMaps = (path: string) => Array.from({ length: many }, (_, i) => KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, annotations: { 'config.kubernetes.io/path': path } } }));
+
+  it('are written with every new item', () => {
+    const list = parseResourceList(resourceList([configMap('a')]));
+    list.items = [...list.items, ...configMaps('cm.yaml')];
+    const output = serializeResourceList(list);
+    expect(output.split('\n- apiVersion: v1\n').length).toBe(many + 2);
+  });
+
+  it('end with a result for every item outside the package', () => {
+    const outcome = runKrmFunction(resourceList([configMap('a')]), (list) => {
+      list.items = [...list.items, ...configMaps('../out.yaml')];
+    });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.output.split('is outside the package').length).toBe(many + 1);
+  });
+});

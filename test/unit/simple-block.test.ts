@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
 import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
-import { readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/krm/simple-block-read';
+import { MAX_MAP_KEYS, readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/krm/simple-block-read';
 import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
 import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
@@ -318,5 +318,15 @@ describe('writing simple block YAML', () => {
     ['a key that needs quotes', { 'a b': 1 }],
   ])('leaves %s to yaml', (_name, value) => {
     expect(writeSimpleBlockMap(value)).toBeUndefined();
+  });
+});
+
+describe('the bound on keys', () => {
+  it('leaves a map of more keys than a KRM object has to the parser, block or flow', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
+    expect(readSimpleBlockMap(`data:\n${keys(MAX_MAP_KEYS).map((k) => `  ${k}: v\n`).join('')}`)).toBeDefined();
+    expect(readSimpleBlockMap(`data:\n${keys(MAX_MAP_KEYS + 1).map((k) => `  ${k}: v\n`).join('')}`)).toBeUndefined();
+    expect(readSimpleBlockMap(`data: {${keys(MAX_MAP_KEYS).map((k) => `${k}: v`).join(', ')}}\n`)).toBeDefined();
+    expect(readSimpleBlockMap(`data: {${keys(MAX_MAP_KEYS + 1).map((k) => `${k}: v`).join(', ')}}\n`)).toBeUndefined();
   });
 });
