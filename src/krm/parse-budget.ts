@@ -14,7 +14,7 @@ import { countUnits } from './text-units';
 
 /** Characters, units and documents (items) the parser may read in one run. */
 export const MAX_PARSED_BYTES = 16 * 1024 * 1024;
-export const MAX_PARSED_UNITS = 500_000;
+export const MAX_PARSED_UNITS = 600_000;
 export const MAX_PARSED_DOCUMENTS = 100_000;
 /** Units of one document, whose tokens all live at once: an item, or a list the line scan cannot split. */
 export const MAX_DOCUMENT_UNITS = 250_000;
