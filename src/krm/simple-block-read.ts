@@ -382,7 +382,9 @@ class BlockReader<N> {
     let keys = 0;
     for (let line = this.current; line !== undefined && line.indent >= indent; line = this.current) {
       if (line.indent > indent || isSeqEntry(line.content) || (keys += 1) > MAX_MAP_KEYS) outsideSubset();
-      const { rest, ...key } = readKey(line.content);
+      // The key as read is the Key builders take (its `rest` aside): no copy of it for each line.
+      const key = readKey(line.content);
+      const { rest } = key;
       this.lines.advance();
       this.build.set(map, key, rest === '' || rest.startsWith('#') ? this.valueBelow(indent, true, rest) : this.inlineValue(rest, indent));
     }
