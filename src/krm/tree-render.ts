@@ -65,10 +65,23 @@ function plainString(value: string, inFlow: boolean): string {
   return value;
 }
 
+/** How new and plain strings are written in block context, by value: keys and many values repeat. */
+const PLAIN_TEXTS = new Map<string, string>();
+const MAX_REMEMBERED = 10_000;
+
 /** A string scalar on one line, printable ASCII: as stringifyString writes it for its type. */
 function stringText(node: Scalar, value: string, inFlow: boolean): string {
+  const plainType = node.type === undefined || node.type === 'PLAIN';
+  const remembered = plainType && !inFlow ? PLAIN_TEXTS.get(value) : undefined;
+  if (remembered !== undefined) return remembered;
+  const text = typedStringText(node.type, value, inFlow);
+  if (plainType && !inFlow && PLAIN_TEXTS.size < MAX_REMEMBERED) PLAIN_TEXTS.set(value, text);
+  return text;
+}
+
+function typedStringText(written: Scalar['type'], value: string, inFlow: boolean): string {
   if (!PRINTABLE.test(value)) outsideSubset();
-  let type = node.type;
+  let type = written;
   if ((type === undefined || type === 'PLAIN') && YAML_11_NON_STRING.test(value)) type = 'QUOTE_DOUBLE';
   switch (type) {
     case 'QUOTE_DOUBLE':
