@@ -43,7 +43,8 @@ const SEGMENT = /(?:^|[\s'"/:{[,])(?:\.\.|\.git)(?:$|[\s'"/,}\]])/m;
  * absolute path, a `..` or a `.git` would show. Anything that looks like one means every item is judged.
  */
 export function noEscapeInText(text: string): boolean {
-  return !ABSOLUTE_PATH.test(text) && !SEGMENT.test(text);
+  // A plain search first: most packages hold neither `..` nor `.git` anywhere.
+  return !ABSOLUTE_PATH.test(text) && !((text.includes('..') || text.includes('.git')) && SEGMENT.test(text));
 }
 
 /**
