@@ -11,6 +11,7 @@
  * Each is an error result naming the item and the field. An alias within one item is expanded in place
  * (the merge then sees its data); the item's text stays as it was unless the merge changes the item.
  */
+import { appendAll } from './append';
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Pair } from 'yaml';
 import type { KrmResource } from './resource';
 import { errorResult, FunctionError, type Result } from './results';
@@ -111,7 +112,7 @@ function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
     const node = stack.pop();
     if (isAlias(node) || (node as Node | null)?.anchor) return true;
     if (isMap(node)) for (const pair of node.items as Pair[]) stack.push(pair.value);
-    else if (isSeq(node)) stack.push(...node.items);
+    else if (isSeq(node)) appendAll(stack, node.items);
     if ((isScalar(node) || isMap(node)) && uncarriedTag(node, version)) return true;
   }
   return false;

@@ -24,7 +24,7 @@ export interface PackageLock {
   release(): void;
 }
 
-/** A lock file still being written by the process creating it is this young at most. */
+/** A lock file that names no holder is left alone this long, in case its writer is not this program. */
 const CREATION_GRACE_MS = 10_000;
 
 function isRunning(pid: number): boolean {
@@ -55,28 +55,39 @@ function parseHolder(text: string): Holder | undefined {
     const value = JSON.parse(text) as Partial<Holder>;
     if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') return value as Holder;
   } catch {
-    // Not a holder: a lock file cut short when it was created.
+    // Not a holder: a lock file someone else wrote or damaged.
   }
   return undefined;
 }
 
+/**
+ * Creates the lock whole: its text goes to a file of this process first, which is then linked to the
+ * lock's name (failing if it exists), so no other run ever reads a lock half written.
+ */
 function tryCreate(file: string, text: string): boolean {
-  let fd: number;
+  const own = `${file}-new-${process.pid}`;
   try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    const fd = openSync(own, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(own, file);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new LockError(`could not create the lock ${file}: ${describeError(error)}`);
-  }
-  try {
-    writeSync(fd, text);
   } finally {
-    closeSync(fd);
+    try {
+      unlinkSync(own);
+    } catch {
+      // Never created: nothing to remove.
+    }
   }
-  return true;
 }
 
-/** Whether the lock's holder is certainly gone: a process of this machine that no longer runs, or a lock left unwritten. */
+/** Whether the lock's holder is certainly gone: a process of this machine that no longer runs, or a lock naming none for a while. */
 function isStale(file: string, text: string, holder: Holder | undefined): boolean {
   if (holder) return holder.host === hostname() && !isRunning(holder.pid);
   try {
@@ -108,7 +119,7 @@ function takeOver(file: string, text: string): boolean {
 }
 
 function describe(holder: Holder | undefined): string {
-  return holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.started}` : 'its lock file is still being written';
+  return holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.started}` : 'its lock file names no process';
 }
 
 export function lockPackage(root: string): PackageLock {
