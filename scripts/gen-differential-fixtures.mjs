@@ -18,12 +18,15 @@
  * identities and dates). Needs kpt 1.0.0-beta.56 and git on PATH; takes about count x 0.5 s / jobs.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, isScalar, stringify } from 'yaml';
+import gitTrees from './lib/git-trees.cjs';
 import { caseSeed, Rng } from './lib/seeded-random.mjs';
+
+const { readFiles, writeFiles } = gitTrees;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ORACLE = join(ROOT, 'scripts', 'kpt-oracle.sh');
@@ -1106,27 +1109,6 @@ function renderPackage(pkg) {
 // Oracle
 // ---------------------------------------------------------------------------------------------
 
-function writeTree(dir, files) {
-  mkdirSync(dir, { recursive: true });
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-}
-
-function readTree(dir) {
-  const out = {};
-  const walk = (sub) => {
-    for (const entry of readdirSync(join(dir, sub)).sort()) {
-      const rel = sub ? `${sub}/${entry}` : entry;
-      if (statSync(join(dir, rel)).isDirectory()) walk(rel);
-      else out[rel] = readFileSync(join(dir, rel), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
-
 function run(cmd, args, env) {
   return new Promise((resolvePromise) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
@@ -1156,12 +1138,12 @@ export function kptErrorText(stderr) {
 export async function runOracle(c, scratchRoot, { withFetched = false } = {}) {
   const dir = mkdtempSync(join(scratchRoot, 'case-'));
   try {
-    writeTree(join(dir, 'origin'), c.origin);
-    writeTree(join(dir, 'upstream'), c.upstream);
-    writeTree(join(dir, 'local'), c.local);
+    writeFiles(join(dir, 'origin'), c.origin);
+    writeFiles(join(dir, 'upstream'), c.upstream);
+    writeFiles(join(dir, 'local'), c.local);
     const env = withFetched ? { KPT_ORACLE_FETCHED_DIR: join(dir, 'fetched') } : {};
     const res = await run('bash', [ORACLE, join(dir, 'origin'), join(dir, 'upstream'), join(dir, 'local'), join(dir, 'out'), c.strategy], env);
-    if (res.code === 0) return { exitCode: 0, files: readTree(join(dir, 'out')), ...(withFetched ? { fetched: readTree(join(dir, 'fetched')) } : {}) };
+    if (res.code === 0) return { exitCode: 0, files: readFiles(join(dir, 'out')), ...(withFetched ? { fetched: readFiles(join(dir, 'fetched')) } : {}) };
     if (res.code === 3) return { exitCode: 3, error: kptErrorText(res.stderr) };
     throw new Error(`kpt-oracle.sh exited ${res.code}:\n${res.stderr}`);
   } finally {

@@ -7,24 +7,38 @@
  * (gen-differential-fixtures.mjs). Two cases are real upgrades of a published blueprint, read from the
  * GoogleCloudPlatform/blueprints mirror: three files of `catalog/acm` (acm-blueprint v0.1.1 to v0.1.2)
  * and the two files of `catalog/anthos-cluster/acm` that declare the same Services
- * (anthos-cluster-blueprint v0.1.1 to v0.1.2), license headers left out.
+ * (anthos-cluster-blueprint v0.1.1 to v0.1.2), license headers left out. Their fixtures hold no copy
+ * of the files: the recipe (repository, commits, directory, file names, local edits) and kpt's output
+ * as a tree patch, rebuilt from the mirror by scripts/lib/mirrored-rule-fixture.cjs, which checks
+ * each before it is written.
  *
- * Usage: node scripts/gen-rule-fixtures.mjs [--only 2,7] [--out DIR] [--mirror GIT_DIR]
- *   --mirror  the blueprints mirror (default /work/.mirror/GoogleCloudPlatform+blueprints/repo)
+ * Usage: node scripts/gen-rule-fixtures.mjs [--only 2,7] [--out DIR]
  *
+ * Mirrors: $PV_MIRROR_DIR (default /work/.mirror)/<owner>+<name>/repo, as for the real-history corpus.
  * Deterministic: the same inputs give byte-identical fixtures. Needs kpt 1.0.0-beta.56, git, and the
- * mirror for the two real cases; about 1-2 s of kpt per case.
+ * blueprints mirror for the two real cases; about 1-2 s of kpt per case.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { parse, stringify } from 'yaml';
 import { fixtureText, runOracle } from './gen-differential-fixtures.mjs';
+import gitTrees from './lib/git-trees.cjs';
+import mirroredRule from './lib/mirrored-rule-fixture.cjs';
+import realHistory from './lib/real-history-fixture.cjs';
+import treePatch from './lib/tree-patch.cjs';
+
+const { git, hermeticGitEnv, mirrorGitDir, mirrorRoot, repositoryOf, writeFiles } = gitTrees;
+const { applyEdits, fetchedFiles, mirroredFiles, missingMirror, rebuildMirroredCase } = mirroredRule;
+const { treeDigest } = realHistory;
+const { diffTrees } = treePatch;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_OUT = join(ROOT, 'test', 'fixtures', 'differential');
-const DEFAULT_MIRROR = '/work/.mirror/GoogleCloudPlatform+blueprints/repo';
+const GENERATOR = 'scripts/gen-rule-fixtures.mjs';
+const BLUEPRINTS = 'https://github.com/GoogleCloudPlatform/blueprints';
 
 const lines = (...l) => `${l.join('\n')}\n`;
 
@@ -66,28 +80,12 @@ const subnetwork = (blueprint) =>
   (blueprint ? lines('  annotations:', `    cnrm.cloud.google.com/blueprint: ${blueprint}`) : '') +
   lines('spec:', '  region: us-central1');
 
-/** The license header the catalog's files start with: not part of the case, and it makes fixtures long. */
-const LICENSE = /^# Copyright[^\n]*\n(#[^\n]*\n)*?# limitations under the License\.\n/;
-
-/** Some resource files of a package directory at a tag of the mirror, without their license header. */
-function mirrored(mirror, tag, dir, names) {
-  const files = {};
-  for (const name of names) files[name] = execFileSync('git', ['--git-dir', mirror, 'show', `${tag}:${dir}/${name}`], { encoding: 'utf8' }).replace(LICENSE, '');
-  return files;
-}
-
-/** Replaces text in a fetched local file; fails when the text is not there, so an edit never silently does nothing. */
-function edit(files, file, from, to) {
-  if (!files[file]?.includes(from)) throw new Error(`local edit: ${JSON.stringify(from)} is not in ${file}`);
-  return { ...files, [file]: files[file].replace(from, to) };
-}
-
 /** Files of catalog/acm whose namespaces lose their kpt-set comment and whose attribution is bumped, and the setters. */
 const ACM_FILES = ['membership.yaml', 'services.yaml', 'setters.yaml'];
 /** The two files of catalog/anthos-cluster/acm that declare the same two Services. */
 const DUPLICATED_FILES = ['acm-membership-api.yaml', 'services.yaml'];
 
-function cases(mirror) {
+function cases() {
   return [
     {
       rule: 1,
@@ -159,10 +157,8 @@ function cases(mirror) {
       rule: 5,
       name: 'acm-blueprint-v0.1.1-v0.1.2',
       title: 'a real upgrade: acm-blueprint v0.1.1 to v0.1.2 drops kpt-set comments and bumps the blueprint attribution',
-      fetched: true,
-      origin: mirrored(mirror, 'acm-blueprint-v0.1.1', 'catalog/acm', ACM_FILES),
-      upstream: mirrored(mirror, 'acm-blueprint-v0.1.2', 'catalog/acm', ACM_FILES),
-      localEdits: (files) => edit(files, 'setters.yaml', 'cluster-name: cluster-name', 'cluster-name: prod-cluster'),
+      mirrored: { repo: BLUEPRINTS, directory: 'catalog/acm', files: ACM_FILES, origin: 'acm-blueprint-v0.1.1', upstream: 'acm-blueprint-v0.1.2' },
+      edits: [{ file: 'setters.yaml', replace: 'cluster-name: cluster-name', with: 'cluster-name: prod-cluster' }],
       ops: ['local fetched by kpt pkg get, then setters.yaml cluster-name set to prod-cluster'],
     },
     {
@@ -178,10 +174,8 @@ function cases(mirror) {
       rule: 7,
       name: 'anthos-cluster-acm-v0.1.1-v0.1.2',
       title: 'a real upgrade: anthos-cluster-blueprint v0.1.1 to v0.1.2, whose acm package declares two Services in two files each',
-      fetched: true,
-      origin: mirrored(mirror, 'anthos-cluster-blueprint-v0.1.1', 'catalog/anthos-cluster/acm', DUPLICATED_FILES),
-      upstream: mirrored(mirror, 'anthos-cluster-blueprint-v0.1.2', 'catalog/anthos-cluster/acm', DUPLICATED_FILES),
-      localEdits: (files) => edit(files, 'services.yaml', 'deletion-policy: abandon', 'deletion-policy: delete'),
+      mirrored: { repo: BLUEPRINTS, directory: 'catalog/anthos-cluster/acm', files: DUPLICATED_FILES, origin: 'anthos-cluster-blueprint-v0.1.1', upstream: 'anthos-cluster-blueprint-v0.1.2' },
+      edits: [{ file: 'services.yaml', replace: 'deletion-policy: abandon', with: 'deletion-policy: delete' }],
       ops: ['local fetched by kpt pkg get, then the first Service of services.yaml gets deletion-policy: delete'],
     },
     {
@@ -203,12 +197,56 @@ async function fetchedByGet(c, scratch) {
   return Object.fromEntries(Object.keys(c.origin).map((file) => [file, run.fetched[file]]));
 }
 
+/** The recipe with the commits its tags name, and origin's and upstream's files from the mirror. */
+function fromMirror(mirrored, mirrors, env) {
+  const missing = missingMirror({ mirrored }, mirrors);
+  if (missing) throw new Error(`mirror ${missing} missing under ${mirrors} (git clone --mirror ${mirrored.repo} ${mirrors}/${missing}/repo)`);
+  const gitDir = mirrorGitDir(mirrors, repositoryOf(mirrored.repo));
+  const version = (ref) => ({ ref, commit: git(['--git-dir', gitDir, 'rev-parse', `${ref}^{commit}`], { env }).trim() });
+  const recipe = { ...mirrored, origin: version(mirrored.origin), upstream: version(mirrored.upstream) };
+  return { recipe, origin: mirroredFiles(recipe, 'origin', mirrors, env), upstream: mirroredFiles(recipe, 'upstream', mirrors, env) };
+}
+
+/**
+ * A mirrored case's fixture: the recipe; local as the residue of `kpt pkg get` over the kpt-get
+ * model, the edits and a digest; kpt's output as a tree patch from local or from upstream as the
+ * model fetches it, whichever is smaller, and a digest.
+ */
+function mirroredFixture(c, recipe, fetched, input, kpt, dir) {
+  const at = (name, files) => {
+    writeFiles(join(dir, name), files);
+    return join(dir, name);
+  };
+  const local = { residue: diffTrees(at('model', fetchedFiles(input.origin)), at('fetched', fetched)), edits: c.edits, manifest: treeDigest(at('local', input.local)) };
+  let outcome = { exitCode: kpt.exitCode, error: kpt.error };
+  if (kpt.exitCode === 0) {
+    const out = at('kpt', kpt.files);
+    const fromLocal = diffTrees(join(dir, 'local'), out);
+    const fromUpdated = diffTrees(at('updated', fetchedFiles(input.upstream)), out);
+    const [base, patch] = fromLocal.length < fromUpdated.length ? ['local', fromLocal] : ['updated', fromUpdated];
+    outcome = { exitCode: 0, base, patch, manifest: treeDigest(out) };
+  }
+  return { rule: c.rule, title: c.title, strategy: input.strategy, generator: GENERATOR, ops: c.ops, mirrored: recipe, local, kpt: outcome };
+}
+
+/** The fixture's text, once it rebuilds from the mirror into exactly the packages and the outcome kpt was given and gave. */
+function checkedText(fixture, input, kpt, mirrors) {
+  const text = stringify(fixture, { lineWidth: 0, blockQuote: 'literal' });
+  const rebuilt = rebuildMirroredCase(parse(text), mirrors);
+  for (const side of ['origin', 'upstream', 'local']) {
+    if (!isDeepStrictEqual(rebuilt[side], input[side])) throw new Error(`${fixture.mirrored.directory}: the fixture does not rebuild ${side}`);
+  }
+  if (!isDeepStrictEqual(rebuilt.kpt, kpt.exitCode === 0 ? { exitCode: 0, files: kpt.files } : { exitCode: kpt.exitCode, error: kpt.error })) {
+    throw new Error(`${fixture.mirrored.directory}: the fixture does not rebuild kpt's outcome`);
+  }
+  return text;
+}
+
 function parseArgs(argv) {
-  const opts = { out: DEFAULT_OUT, mirror: DEFAULT_MIRROR, only: undefined };
+  const opts = { out: DEFAULT_OUT, only: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--out') opts.out = resolve(argv[++i]);
-    else if (a === '--mirror') opts.mirror = resolve(argv[++i]);
     else if (a === '--only') opts.only = argv[++i].split(',').map(Number);
     else throw new Error(`unknown argument ${a}`);
   }
@@ -217,16 +255,22 @@ function parseArgs(argv) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const mirrors = mirrorRoot();
   mkdirSync(opts.out, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'kpt-rules-'));
   try {
-    for (const c of cases(opts.mirror).filter((c) => !opts.only || opts.only.includes(c.rule))) {
-      const base = { strategy: 'resource-merge', ...c, local: c.local ?? c.origin };
-      const local = c.fetched ? await fetchedByGet(base, scratch) : base.local;
-      const input = { ...base, local: c.localEdits ? c.localEdits(local) : local };
-      const kpt = await runOracle(input, scratch);
+    const env = hermeticGitEnv(join(scratch, 'git'), mirrors);
+    for (const c of cases().filter((c) => !opts.only || opts.only.includes(c.rule))) {
       const file = `rule-${c.rule}-${c.name}.yaml`;
-      writeFileSync(join(opts.out, file), fixtureText({ rule: c.rule, title: c.title }, input, kpt, 'scripts/gen-rule-fixtures.mjs'));
+      const real = c.mirrored && fromMirror(c.mirrored, mirrors, env);
+      const base = { strategy: 'resource-merge', ...c, ...(real && { origin: real.origin, upstream: real.upstream }) };
+      const fetched = c.fetched || real ? await fetchedByGet(base, scratch) : undefined;
+      const input = { ...base, local: fetched ? applyEdits(fetched, c.edits ?? []) : base.local };
+      const kpt = await runOracle(input, scratch);
+      const text = real
+        ? checkedText(mirroredFixture(c, real.recipe, fetched, input, kpt, mkdtempSync(join(scratch, 'fixture-'))), input, kpt, mirrors)
+        : fixtureText({ rule: c.rule, title: c.title }, input, kpt, GENERATOR);
+      writeFileSync(join(opts.out, file), text);
       console.log(`${file}: kpt ${kpt.exitCode === 0 ? 'updated' : 'refused'}`);
     }
   } finally {

@@ -9,8 +9,8 @@
  */
 const { spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
-const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } = require('node:fs');
-const { join } = require('node:path');
+const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
 /** The repositories the corpus reads: where each lives on GitHub and its mirror's directory name. */
 const REPOSITORIES = [
@@ -118,6 +118,20 @@ function readTree(root) {
   return files;
 }
 
+/** Every file below `root` as text, by relative path. */
+function readFiles(root) {
+  return Object.fromEntries([...readTree(root)].map(([path, file]) => [path, file.bytes.toString('utf8')]));
+}
+
+/** Writes text files (relative path -> text) below `root`, creating directories as needed. */
+function writeFiles(root, files) {
+  mkdirSync(root, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
 /** One line per file, sorted by path: `<mode> <size> <sha256> <path>`. */
 function manifest(files) {
   return [...files.keys()]
@@ -129,4 +143,4 @@ function manifest(files) {
     .join('');
 }
 
-module.exports = { REPOSITORIES, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, manifest };
+module.exports = { REPOSITORIES, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };

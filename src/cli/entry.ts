@@ -3,16 +3,25 @@
  * else loads the full function bundle, so a no-op start-up never pays for YAML, schemas or merge.
  */
 import { isPlainNoOp } from '../krm/no-op-scan';
-import { exitOnWriteError, readStdin, writeAll, type StdinInput } from './stdio';
+import { exitOnWriteError, readStdin, writeAll, type FunctionInput } from './stdio';
 
 type Main = typeof import('./main').main;
 
+/**
+ * stdin's text for the function, or undefined once a run that asks for nothing has been answered
+ * with its bytes. The bytes are not kept beyond this call: a large input is then held once, as text.
+ */
+function functionInput(): FunctionInput | undefined {
+  const input = readStdin();
+  if (!('text' in input)) return input;
+  if (!isPlainNoOp(input.text)) return { text: input.text };
+  writeAll(1, input.bytes);
+  return undefined;
+}
+
 function run(args: readonly string[]): number {
-  const input: StdinInput = args.length === 0 ? readStdin() : { text: '', bytes: new Uint8Array() };
-  if (args.length === 0 && 'text' in input && isPlainNoOp(input.text)) {
-    writeAll(1, input.bytes);
-    return 0;
-  }
+  const input = args.length === 0 ? functionInput() : { text: '' };
+  if (input === undefined) return 0;
   // Bundled separately (scripts/build.mjs); a plain require keeps it out of this small file.
   const { main } = require('./function.js') as { main: Main };
   return main(args, () => input);

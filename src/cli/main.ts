@@ -1,9 +1,8 @@
-import { readStdin, writeAll, type StdinInput } from './stdio';
+import { BlockWriter, readStdin, writeAll, type FunctionInput } from './stdio';
 import { packageVariantFunction } from '../function';
 import { failureResourceList } from '../krm/resource-list';
 import { errorResult } from '../krm/results';
-import { runKrmFunction } from '../krm/run';
-import { encodeText } from '../krm/utf8';
+import { streamKrmFunction } from '../krm/run';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
 import { USAGE, VERSION } from './usage';
 
@@ -29,6 +28,10 @@ function runUpdate(args: readonly string[]): number {
     const key = UPDATE_FLAGS[flag];
     if (arg === '--allow-dirty') {
       options.allowDirty = true;
+    } else if (arg === '--dry-run') {
+      options.dryRun = true;
+    } else if (arg === '--diff') {
+      options.diff = true;
     } else if (key) {
       const value = inline ?? args[(i += 1)];
       if (value === undefined) return usageError(`${flag} needs a value`);
@@ -45,7 +48,7 @@ function runUpdate(args: readonly string[]): number {
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
-export function main(argv: readonly string[], stdin: () => StdinInput = readStdin): number {
+export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === '--help' || first === '-h' || first === 'help') {
@@ -64,8 +67,9 @@ export function main(argv: readonly string[], stdin: () => StdinInput = readStdi
     writeAll(1, failureResourceList([errorResult(input.error)]));
     return 1;
   }
-  const { output, exitCode } = runKrmFunction(input.text, packageVariantFunction);
-  writeAll(1, encodeText(output));
+  const out = new BlockWriter(1);
+  const exitCode = streamKrmFunction(input.text, packageVariantFunction, (piece) => out.write(piece));
+  out.flush();
   return exitCode;
 }
 

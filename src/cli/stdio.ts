@@ -1,15 +1,18 @@
 import { readSync, writeSync } from 'node:fs';
 import { groupDigits } from '../krm/group-digits';
-import { decodeUtf8 } from '../krm/utf8';
+import { countUnits } from '../krm/text-units';
+import { decodeUtf8, encodeText } from '../krm/utf8';
 
 /**
- * The largest ResourceList the function reads: 16 MiB in at most 500,000 lines. Memory grows with
- * both: double-quoted scalars cost `yaml` about 32 bytes per byte, every line and item a few
- * hundred bytes. The worst inputs measured at these limits peak near 530 MB (README "Safety").
- * Input beyond them is counted, not kept, and refused.
+ * The largest ResourceList the function reads: 64 MiB in at most 2,500,000 lines and flow entries
+ * (krm/text-units.ts), room for a fleet of 100,000 Repositories as kpt sends them. Memory grows
+ * with both (a few hundred bytes a line or item, read by the fast reader); what it costs beyond that
+ * is bounded where it is spent: the full YAML parser's share (krm/parse-budget.ts), objects
+ * (krm/input-limits.ts), PackageVariants (fanout/targets.ts). The worst inputs measured at these
+ * limits are in the README ("Safety"). Input beyond them is counted, not kept, and refused.
  */
-export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
-export const MAX_INPUT_LINES = 500_000;
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+export const MAX_INPUT_UNITS = 2_500_000;
 
 /**
  * stdin's bytes and their text (decoded by krm/utf8.ts, so bytes that are not UTF-8 survive), or why
@@ -26,31 +29,51 @@ function pause(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
 }
 
-function newlines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
-  return count;
+/**
+ * stdin in one buffer: the first 64 KiB in a small one (most inputs end there), then one of the
+ * limit's size, whose pages cost memory only as they are filled; no chunks to join. Plain
+ * Uint8Arrays: Buffer's own allocation costs a fresh process a few hundred microseconds on first
+ * use, and the no-op run lives on start-up time.
+ */
+class InputBuffer {
+  private buffer = new Uint8Array(CHUNK_BYTES);
+  /** Bytes kept, and bytes seen (past the limit the rest is read and dropped). */
+  kept = 0;
+  seen = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Where the next read goes: the buffer's free space, or a scratch chunk once the limit is passed. */
+  space(): Uint8Array {
+    if (this.kept === this.buffer.length && this.buffer.length <= this.limit) {
+      const larger = new Uint8Array(this.limit + 1);
+      larger.set(this.buffer);
+      this.buffer = larger;
+    }
+    return this.kept < this.buffer.length ? this.buffer.subarray(this.kept) : new Uint8Array(CHUNK_BYTES);
+  }
+
+  took(read: number, into: Uint8Array): void {
+    this.seen += read;
+    if (into.buffer === this.buffer.buffer) this.kept += read;
+  }
+
+  get bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.kept);
+  }
 }
 
-// Plain Uint8Arrays, and lines counted in the decoded text: Buffer's own allocation and search cost
-// a fresh process a few hundred microseconds on first use, and the no-op run lives on start-up time.
-function joined(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
-  const [only] = chunks;
-  return chunks.length === 1 && only ? only : Buffer.concat(chunks, bytes);
-}
-
-export function readStdin(limits: { readonly bytes: number; readonly lines: number } = { bytes: MAX_INPUT_BYTES, lines: MAX_INPUT_LINES }): StdinInput {
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
+export function readStdin(limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_INPUT_BYTES, units: MAX_INPUT_UNITS }): StdinInput {
+  const input = new InputBuffer(limits.bytes);
   for (;;) {
-    const chunk = new Uint8Array(CHUNK_BYTES);
+    const space = input.space();
     let read: number;
     try {
-      read = readSync(0, chunk, 0, CHUNK_BYTES, null);
+      read = readSync(0, space, 0, Math.min(space.length, CHUNK_BYTES * 16), null);
     } catch (error) {
       const code = errorCode(error);
       // A terminal or closed pipe that gives nothing reads as empty: the runtime reports that.
-      if ((code === 'EAGAIN' && bytes === 0) || code === 'EOF') break;
+      if ((code === 'EAGAIN' && input.seen === 0) || code === 'EOF') break;
       if (code === 'EAGAIN') {
         pause();
         continue;
@@ -58,16 +81,14 @@ export function readStdin(limits: { readonly bytes: number; readonly lines: numb
       return { error: `cannot read the ResourceList from stdin: ${(error as Error).message}` };
     }
     if (read === 0) break;
-    bytes += read;
-    // Past the limit the rest is read and dropped, so that the writer is not cut off mid-stream.
-    if (bytes <= limits.bytes) chunks.push(chunk.subarray(0, read));
+    input.took(read, space);
   }
-  const refused = (what: string) => ({ error: `the input is ${what}; the function reads at most ${groupDigits(limits.bytes)} bytes in ${groupDigits(limits.lines)} lines (see "Safety" in the README)` });
-  if (bytes > limits.bytes) return refused(`${groupDigits(bytes)} bytes`);
-  const whole = joined(chunks, bytes);
-  const text = decodeUtf8(whole);
-  const lines = newlines(text);
-  return lines > limits.lines ? refused(`${groupDigits(lines)} lines`) : { text, bytes: whole };
+  const refused = (what: string) => ({ error: `the input is ${what}; the function reads at most ${groupDigits(limits.bytes)} bytes in ${groupDigits(limits.units)} lines and flow entries (see "Safety" in the README)` });
+  if (input.seen > limits.bytes) return refused(`${groupDigits(input.seen)} bytes`);
+  const bytes = input.bytes;
+  const text = decodeUtf8(bytes);
+  const units = countUnits(text);
+  return units > limits.units ? refused(`${groupDigits(units)} lines and flow entries`) : { text, bytes };
 }
 
 export function writeAll(fd: number, text: string | Uint8Array): void {
@@ -80,6 +101,36 @@ export function writeAll(fd: number, text: string | Uint8Array): void {
       if (errorCode(error) !== 'EAGAIN') throw error;
       pause();
     }
+  }
+}
+
+/** What the function reads: stdin's text, or why it has none. Its bytes are not kept, to spare their memory. */
+export type FunctionInput = { readonly text: string } | { readonly error: string };
+
+const WRITE_BLOCK_CHARS = 64 * 1024;
+
+/**
+ * Writes text handed over in pieces to `fd`, in blocks of about 64 KiB: a large output is never one
+ * string or one buffer, and a small piece is never one system call.
+ */
+export class BlockWriter {
+  private pending: string[] = [];
+  private chars = 0;
+
+  constructor(private readonly fd: number) {}
+
+  write(piece: string): void {
+    this.pending.push(piece);
+    this.chars += piece.length;
+    if (this.chars >= WRITE_BLOCK_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const block = this.pending.join('');
+    this.pending = [];
+    this.chars = 0;
+    writeAll(this.fd, encodeText(block));
   }
 }
 

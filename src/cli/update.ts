@@ -6,6 +6,10 @@
 import type { MergeStrategy } from '../config/function-config';
 import { PackageReadError } from '../pkg/disk-tree';
 import { UpdateError, updateFromGit } from '../pkg/git-update';
+import { planDiff } from '../pkg/plan-diff';
+import { WriteError } from '../pkg/plan-writer';
+import { LockError } from '../pkg/safe-write/lock';
+import { RecoveryError } from '../pkg/safe-write/recovery';
 import { updateFromDirectories, type UpdateOutcome } from '../pkg/update';
 import { formatResult } from './results-text';
 import { writeAll } from './stdio';
@@ -20,6 +24,10 @@ export interface UpdateArguments {
   upstreamRef?: string;
   upstreamCommit?: string;
   allowDirty?: boolean;
+  /** Print what would change, write nothing. */
+  dryRun?: boolean;
+  /** Print what would change as a unified diff, write nothing. */
+  diff?: boolean;
 }
 
 const STRATEGIES: readonly string[] = ['resource-merge', 'fast-forward', 'force-delete-replace'];
@@ -42,11 +50,34 @@ export function checkUpdateArguments(args: UpdateArguments): string | undefined 
   return undefined;
 }
 
-function printOutcome(outcome: UpdateOutcome): number {
-  for (const result of outcome.results) writeAll(1, `${formatResult(result)}\n`);
+const say = (line: string) => writeAll(2, `package-variant update: ${line}\n`);
+
+/** A dry run: the files and directories the update would add, change and remove; with --diff, the diff alone on stdout. */
+function printDryRun(outcome: UpdateOutcome & { plan: NonNullable<UpdateOutcome['plan']> }, diff: boolean): void {
+  const { plan } = outcome;
+  if (diff) {
+    writeAll(1, planDiff(plan));
+  } else {
+    for (const dir of plan.createDirs) writeAll(1, `would create directory ${dir}/\n`);
+    for (const write of plan.writes) writeAll(1, `would ${write.created ? 'add' : 'change'} ${write.path}\n`);
+    for (const path of plan.removes) writeAll(1, `would remove ${path}\n`);
+    for (const dir of plan.removeDirs) writeAll(1, `would remove directory ${dir}/\n`);
+  }
+  const added = plan.writes.filter((w) => w.created).length;
+  say(`dry run: ${added} files would be added, ${plan.writes.length - added} changed, ${plan.removes.length} removed; nothing was written`);
+}
+
+function printOutcome(outcome: UpdateOutcome, args: UpdateArguments): number {
+  const dryRun = args.dryRun === true || args.diff === true;
+  // With --diff, stdout holds the diff alone: the results go to stderr.
+  for (const result of outcome.results) writeAll(args.diff ? 2 : 1, `${formatResult(result)}\n`);
   if (!outcome.plan) {
-    writeAll(2, 'package-variant update: nothing was written\n');
+    say('nothing was written');
     return 1;
+  }
+  if (dryRun) {
+    printDryRun({ ...outcome, plan: outcome.plan }, args.diff === true);
+    return 0;
   }
   for (const write of outcome.plan.writes) writeAll(1, `updated ${write.path}\n`);
   for (const path of outcome.plan.removes) writeAll(1, `removed ${path}\n`);
@@ -57,6 +88,8 @@ function update(args: UpdateArguments): UpdateOutcome {
   const common = {
     ...(args.strategy ? { strategy: args.strategy as MergeStrategy } : {}),
     ...(args.conflicts ? { conflicts: args.conflicts as 'upstream-wins' | 'error' } : {}),
+    ...(args.dryRun || args.diff ? { dryRun: true } : {}),
+    notify: say,
   };
   if (isGitMode(args)) {
     const [pkg, ref] = (args.package ?? '.').split('@') as [string, string | undefined];
@@ -78,11 +111,20 @@ export function runUpdateCommand(args: UpdateArguments): number {
   try {
     outcome = update(args);
   } catch (error) {
-    const known = error instanceof PackageReadError || error instanceof UpdateError;
     const message = error instanceof Error ? error.message : String(error);
-    if (!known && process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) writeAll(2, `${error.stack}\n`);
-    writeAll(2, known ? `package-variant update: ${message}\npackage-variant update: nothing was written\n` : `package-variant update: internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)\n`);
+    // These say themselves in which state the package is.
+    if (error instanceof WriteError || error instanceof RecoveryError) {
+      for (const line of message.split('\n')) say(line);
+      return 1;
+    }
+    if (error instanceof PackageReadError || error instanceof UpdateError || error instanceof LockError) {
+      say(message);
+      say('nothing was written');
+      return 1;
+    }
+    if (process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) writeAll(2, `${error.stack}\n`);
+    say(`internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)`);
     return 1;
   }
-  return printOutcome(outcome);
+  return printOutcome(outcome, args);
 }

@@ -4,6 +4,7 @@
  */
 import type { Node } from 'yaml';
 import * as validators from './generated/validators';
+import { copyPlain } from '../krm/plain-data';
 import { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError, type Result } from '../krm/results';
@@ -97,7 +98,9 @@ function isOptionsConfigMap(item: ConfigObject): boolean {
   return item.apiVersion === 'v1' && item.kind === 'ConfigMap' && item.metadata?.name === OPTIONS_CONFIGMAP_NAME;
 }
 
-function readOptions(config: ConfigObject, location: DataLocation): Options {
+function readOptions(written: ConfigObject, location: DataLocation): Options {
+  // Validation fills in defaults: on a copy, the input's data stays as read.
+  const config = copyPlain(written) as ConfigObject;
   const problems = validate(validators.optionsConfigMap, config, `functionConfig ConfigMap ${config.metadata.name}`, location);
   if (problems.length) fail(problems);
   return { ...DEFAULT_OPTIONS, ...(config.data as Partial<Options>) };
@@ -153,9 +156,13 @@ export function functionConfigFile(list: ResourceList): { path: string; index?: 
   return twin?.fileRef();
 }
 
-/** The config as plain data, with kpt's bookkeeping annotations kept (the schemas allow them). */
+/**
+ * The config as plain data, with kpt's bookkeeping annotations kept (the schemas allow them);
+ * read-only, not a copy: a fleet's List holds a hundred thousand objects. Only the options' schema
+ * fills in defaults, and readOptions validates a copy.
+ */
 function configData(resource: KrmResource): Record<string, unknown> {
-  const data = resource.toData();
+  const data = resource.getData([]) as Record<string, unknown> | null;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     fail([errorResult('functionConfig must be a KRM object (a YAML map)', { field: { path: 'functionConfig' } })]);
   }

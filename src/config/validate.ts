@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isCollection, isMap, isScalar, type Node } from 'yaml';
 import type { LineLocator } from '../krm/resource-list';
-import { errorResult, type Result } from '../krm/results';
+import { errorResult, FunctionError, type Result } from '../krm/results';
 
 /** Where validated data sits in the input, to name the field path and the line in messages. */
 export interface DataLocation {
@@ -79,10 +79,22 @@ function nodeAt(root: Node, segments: readonly (string | number)[], atKey: boole
   return (parent.get(last, true) as Node | undefined) ?? undefined;
 }
 
+/** The node to locate in, unless the input is too large to parse for it: the message then has no line. */
+function locatable(location: DataLocation): Node | undefined {
+  try {
+    return location.node();
+  } catch (error) {
+    if (error instanceof FunctionError) return undefined;
+    throw error;
+  }
+}
+
 function lineOf(location: DataLocation, segments: readonly (string | number)[], atKey: boolean): string {
   if (!location.lineCounter) return '';
+  const root = locatable(location);
+  if (!root) return '';
   for (let length = segments.length; length >= 0; length -= 1) {
-    const target = nodeAt(location.node(), segments.slice(0, length), atKey && length === segments.length);
+    const target = nodeAt(root, segments.slice(0, length), atKey && length === segments.length);
     if (target?.range) {
       const { line, col } = location.lineCounter.linePos(target.range[0]);
       return ` (line ${line}, column ${col} of the ResourceList)`;

@@ -9,15 +9,28 @@
  */
 import { functionConfigFile, type ConfigObject } from '../config/function-config';
 import type { ResourceList } from '../krm/resource-list';
+import { groupDigits } from '../krm/group-digits';
 import { FunctionError } from '../krm/results';
 import { celObject } from './cel';
 import { ExpressionTable } from './expressions';
 import { ObjectIndex } from './objects';
 import { reconcile } from './reconcile';
-import { describeUpstream, findUpstream, repositoriesByName, unrollTargets } from './targets';
-import { readVariantSet, setError } from './types';
+import { describeUpstream, findUpstream, MAX_VARIANTS, repositoriesByName, TooManyTargets, unrollTargets, type TargetContext } from './targets';
+import { readVariantSet, setError, type VariantSet } from './types';
 import { hasValidUpstream, porchValidationErrors, selectorErrors } from './validate';
 import { desiredVariants } from './variants';
+
+/** The set's target contexts; a FunctionError naming the target past which there are too many. */
+function boundedTargets(set: VariantSet, index: ObjectIndex): TargetContext[] {
+  try {
+    return unrollTargets(set, index);
+  } catch (error) {
+    if (!(error instanceof TooManyTargets)) throw error;
+    throw new FunctionError(
+      setError(set, `${error.path}: the targets make more than ${groupDigits(MAX_VARIANTS)} PackageVariants, the most one set makes in a run (see "Safety" in the README); split the fleet over several sets`, error.path),
+    );
+  }
+}
 
 /**
  * Fans `variantSet` out over its targets, looked up among `objects` (a List functionConfig's
@@ -41,7 +54,7 @@ export function fanOut(list: ResourceList, variantSet: ConfigObject, objects: re
 
   const desired = desiredVariants(
     { set, expressions, repositories: repositoriesByName(index, set), upstream: upstream ? celObject(upstream) : undefined },
-    unrollTargets(set, index),
+    boundedTargets(set, index),
   );
   const { created, changed, removed, unchanged } = reconcile(list, set, desired);
   list.results.push({

@@ -4,7 +4,7 @@
  */
 import type { ConfigObject } from '../config/function-config';
 import { valueAt } from '../krm/plain-data';
-import type { KrmResource } from '../krm/resource';
+import { KrmResource } from '../krm/resource';
 
 export const PORCH_CONFIG_GROUP = 'config.porch.kpt.dev';
 export const PORCH_GROUP = 'porch.kpt.dev';
@@ -80,17 +80,18 @@ function viewOfItem(item: KrmResource): ObjectView {
  * no target selects, among them the set's own earlier PackageVariants.
  */
 export class ObjectIndex {
-  private readonly pending = new Map<string, (() => ObjectView)[]>();
+  /** Objects and items by kind, not yet seen as views (no closure each: a fleet has a million). */
+  private readonly pending = new Map<string, (ConfigObject | KrmResource)[]>();
   private readonly views = new Map<string, ObjectView[]>();
 
   constructor(objects: readonly ConfigObject[], items: readonly KrmResource[]) {
-    const add = (kindKey: string, view: () => ObjectView) => {
+    const add = (kindKey: string, entry: ConfigObject | KrmResource) => {
       const list = this.pending.get(kindKey);
-      if (list) list.push(view);
-      else this.pending.set(kindKey, [view]);
+      if (list) list.push(entry);
+      else this.pending.set(kindKey, [entry]);
     };
-    for (const object of objects) add(`${groupOf(object.apiVersion)}/${object.kind}`, () => viewOfConfigObject(object));
-    for (const item of items) if (item.isKrmObject) add(`${item.group}/${item.kind}`, () => viewOfItem(item));
+    for (const object of objects) add(`${groupOf(object.apiVersion)}/${object.kind}`, object);
+    for (const item of items) if (item.isKrmObject) add(`${item.group}/${item.kind}`, item);
   }
 
   ofKind(group: string, kind: string): readonly ObjectView[] {
@@ -98,7 +99,7 @@ export class ObjectIndex {
     let views = this.views.get(kindKey);
     if (!views) {
       const seen = new Set<string>();
-      views = (this.pending.get(kindKey) ?? []).map((view) => view()).filter((view) => {
+      views = (this.pending.get(kindKey) ?? []).map((entry) => (entry instanceof KrmResource ? viewOfItem(entry) : viewOfConfigObject(entry))).filter((view) => {
         const identity = `${view.namespace ?? ''}/${view.name}`;
         if (seen.has(identity)) return false;
         seen.add(identity);

@@ -50,37 +50,58 @@ function selectObjects(
  */
 const packageNamesOf = (listed: readonly string[] | undefined, upstreamPackage: string): readonly string[] => (listed?.length ? listed : [upstreamPackage]);
 
-/** One context per selected object and package name, objects in list order, names in the order listed. */
-function selectedContexts(i: number, target: Target, views: readonly ObjectView[], packageNames: readonly string[], source: string): TargetContext[] {
-  return views.flatMap((object) => packageNames.map((packageDefault) => ({ index: i, target, repoDefault: object.name, packageDefault, object, source })));
+/**
+ * The most PackageVariants one set makes. Each costs the run a few kilobytes (its spec, its
+ * object, its text) until the output is written; the bound keeps the largest fleet a run takes
+ * within a function runner's memory (README "Safety"). A `packageNames` list multiplies what a
+ * selector picks, so the bound is checked while the targets are unrolled, before they are built.
+ */
+export const MAX_VARIANTS = 200_000;
+
+/** Thrown when the set's targets unroll into more than MAX_VARIANTS PackageVariants. */
+export class TooManyTargets extends Error {
+  constructor(readonly path: string) {
+    super(`the targets make more than ${MAX_VARIANTS} PackageVariants`);
+  }
 }
 
-/** Every target's contexts, in target order (Porch's `unrollDownstreamTargets`). */
+/** Contexts, counted against MAX_VARIANTS as they are added. */
+class Contexts {
+  readonly all: TargetContext[] = [];
+
+  add(context: TargetContext): void {
+    if (this.all.length === MAX_VARIANTS) throw new TooManyTargets(targetPath(context.index));
+    this.all.push(context);
+  }
+}
+
+/** One context per selected object and package name, objects in list order, names in the order listed. */
+function addSelected(out: Contexts, i: number, target: Target, views: readonly ObjectView[], packageNames: readonly string[], source: string): void {
+  for (const object of views) for (const packageDefault of packageNames) out.add({ index: i, target, repoDefault: object.name, packageDefault, object, source });
+}
+
+/** Every target's contexts, in target order (Porch's `unrollDownstreamTargets`); throws TooManyTargets past MAX_VARIANTS. */
 export function unrollTargets(set: VariantSet, index: ObjectIndex): TargetContext[] {
   const upstreamPackage = set.spec.upstream?.package ?? '';
-  return (set.spec.targets ?? []).flatMap((target, i): TargetContext[] => {
+  const out = new Contexts();
+  (set.spec.targets ?? []).forEach((target, i) => {
     if (target.repositories) {
-      return target.repositories.flatMap((repository, j) =>
-        packageNamesOf(repository.packageNames, upstreamPackage).map((packageDefault) => ({
-          index: i,
-          target,
-          repoDefault: repository.name,
-          packageDefault,
-          source: `${targetPath(i)}.repositories[${j}]`,
-        })),
-      );
-    }
-    if (target.repositorySelector) {
+      target.repositories.forEach((repository, j) => {
+        const source = `${targetPath(i)}.repositories[${j}]`;
+        for (const packageDefault of packageNamesOf(repository.packageNames, upstreamPackage)) out.add({ index: i, target, repoDefault: repository.name, packageDefault, source });
+      });
+    } else if (target.repositorySelector) {
       const selector = target.repositorySelector;
       const views = selectObjects(index, set, PORCH_CONFIG_GROUP, 'Repository', selector, { clusterScopedCandidates: false });
-      return selectedContexts(i, target, views, packageNamesOf(selector.packageNames, upstreamPackage), `${targetPath(i)}.repositorySelector`);
+      addSelected(out, i, target, views, packageNamesOf(selector.packageNames, upstreamPackage), `${targetPath(i)}.repositorySelector`);
+    } else if (target.objectSelector) {
+      // Porch ignores `objectSelector.name`; here it narrows the selection to that name.
+      const { apiVersion = '', kind = '', name, packageNames } = target.objectSelector;
+      const views = selectObjects(index, set, groupOf(apiVersion), kind, target.objectSelector, { clusterScopedCandidates: true, ...(name ? { name } : {}) });
+      addSelected(out, i, target, views, packageNamesOf(packageNames, upstreamPackage), `${targetPath(i)}.objectSelector`);
     }
-    if (!target.objectSelector) return [];
-    // Porch ignores `objectSelector.name`; here it narrows the selection to that name.
-    const { apiVersion = '', kind = '', name, packageNames } = target.objectSelector;
-    const views = selectObjects(index, set, groupOf(apiVersion), kind, target.objectSelector, { clusterScopedCandidates: true, ...(name ? { name } : {}) });
-    return selectedContexts(i, target, views, packageNamesOf(packageNames, upstreamPackage), `${targetPath(i)}.objectSelector`);
   });
+  return out.all;
 }
 
 /** The Repositories in the set's namespace, by name. */

@@ -11,10 +11,11 @@
  * Each is an error result naming the item and the field. An alias within one item is expanded in place
  * (the merge then sees its data); the item's text stays as it was unless the merge changes the item.
  */
+import { appendAll } from './append';
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Pair } from 'yaml';
 import type { KrmResource } from './resource';
 import { errorResult, FunctionError, type Result } from './results';
-import { isSimpleDocument } from './simple-block-tree';
+import { isSimpleDocument } from './simple-document-tree';
 import { yamlVersionOf } from './yaml-format';
 
 /** A set's members are keys with null values, and an upstream null removes a field. */
@@ -106,7 +107,7 @@ function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
     const node = stack.pop();
     if (isAlias(node) || (node as Node | null)?.anchor) return true;
     if (isMap(node)) for (const pair of node.items as Pair[]) stack.push(pair.value);
-    else if (isSeq(node)) stack.push(...node.items);
+    else if (isSeq(node)) appendAll(stack, node.items);
     if ((isScalar(node) || isMap(node)) && uncarriedTag(node, version)) return true;
   }
   return false;
@@ -116,7 +117,7 @@ function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
  * Checks the items the merge reads (every version of each resource it merges or adds) and expands
  * their aliases within an item; throws FunctionError naming each item and field it cannot carry.
  * `others` are the remaining items, checked only for aliases to merged items. Items known by plain
- * data alone, or by a tree built from simple text (simple-block-tree.ts), have no tags or aliases
+ * data alone, or by a tree built from simple text (simple-document-tree.ts), have no tags or aliases
  * (the fast readers refuse them) and are skipped.
  */
 export function checkCarriable(merged: readonly KrmResource[], others: readonly KrmResource[]): void {

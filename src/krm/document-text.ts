@@ -15,7 +15,7 @@
 import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent } from './seq-indent';
-import { readDocument } from './simple-block-tree';
+import { readDocument } from './simple-document-tree';
 import { renderSimpleDocument } from './simple-render';
 import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
 

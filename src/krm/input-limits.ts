@@ -8,9 +8,23 @@
 import { isMap, isNode, isScalar, isSeq } from 'yaml';
 import type { KrmResource } from './resource';
 import { groupDigits } from './group-digits';
-import { errorResult, type Result } from './results';
+import { errorResult, FunctionError, type Result } from './results';
 
 export const MAX_SCALAR_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The most objects a run reads: items and the objects of a functionConfig List together. Each costs
+ * a few hundred bytes however short its text (README "Safety"), which the bound on lines alone
+ * would let grow past a function runner's memory.
+ */
+export const MAX_INPUT_OBJECTS = 1_000_000;
+
+/** An error when the input holds more than MAX_INPUT_OBJECTS objects, counted before they are read. */
+export function tooManyObjects(items: number, listObjects: number): FunctionError | undefined {
+  if (items + listObjects <= MAX_INPUT_OBJECTS) return undefined;
+  const counted = listObjects > 0 ? `${groupDigits(items)} items and ${groupDigits(listObjects)} objects in its functionConfig List` : `${groupDigits(items)} items`;
+  return new FunctionError(errorResult(`the input has ${counted}; the function reads at most ${groupDigits(MAX_INPUT_OBJECTS)} objects in a run (see "Safety" in the README)`));
+}
 
 const SHOWN_KEY_CHARS = 60;
 
@@ -76,11 +90,21 @@ function findLongString(root: unknown, limit: number): Found | undefined {
 
 /**
  * An error for each item (or the functionConfig) holding a scalar over the limit. No value is longer
- * than the text it was read from, so an input of `sourceLength` characters within the limit is not walked.
+ * than the text it was read from, so an input of `sourceLength` characters within the limit is not
+ * walked, nor an item whose own text (`itemLength`, where known) is within it.
  */
-export function oversizedScalars(items: readonly KrmResource[], functionConfig: KrmResource | undefined, sourceLength: number, limit: number = MAX_SCALAR_CHARS): Result[] {
+export function oversizedScalars(
+  items: readonly KrmResource[],
+  functionConfig: KrmResource | undefined,
+  sourceLength: number,
+  limit: number = MAX_SCALAR_CHARS,
+  itemLength: (item: KrmResource) => number | undefined = () => undefined,
+): Result[] {
   if (sourceLength <= limit) return [];
-  const located = [...items.map((item, i) => ({ item, where: `items[${i}]` })), ...(functionConfig ? [{ item: functionConfig, where: 'functionConfig' }] : [])];
+  const located = [
+    ...items.flatMap((item, i) => ((itemLength(item) ?? Infinity) <= limit ? [] : [{ item, where: `items[${i}]` }])),
+    ...(functionConfig ? [{ item: functionConfig, where: 'functionConfig' }] : []),
+  ];
   return located.flatMap(({ item, where }) => {
     const content = item.content;
     const found = findLongString('data' in content ? content.data : content.node, limit);

@@ -4,9 +4,10 @@
  * put a re-rendered document's changes back into its original text (see document-text.ts): the
  * original's own layout is one edit of the rendering, the merge's changes the other.
  */
+import { appendAll } from './append';
 
-/** Pairs of equal lines, as index pairs, forming a longest common subsequence (Myers' O(ND) diff). */
-function commonLines(a: readonly string[], b: readonly string[], maxEdits: number): Array<[number, number]> | undefined {
+/** Pairs of equal lines, as index pairs, forming a longest common subsequence (Myers' O(ND) diff); undefined beyond `maxEdits`. */
+export function commonLines(a: readonly string[], b: readonly string[], maxEdits: number): Array<[number, number]> | undefined {
   // Common head and tail first: edits are usually few and close together.
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
@@ -220,7 +221,7 @@ export function mergeLines(base: readonly string[], ours: readonly string[], the
     const hunk = hunks[h]!;
     if (!conflicted.has(hunk)) {
       copyBase(hunk.start);
-      out.push(...(hunk.side === 'ours' ? hunk.lines : hunk.lines.map((line) => reindent(line, hunk.start, hunk.end))));
+      appendAll(out, hunk.side === 'ours' ? hunk.lines : hunk.lines.map((line) => reindent(line, hunk.start, hunk.end)));
       at = Math.max(at, hunk.end);
       continue;
     }
@@ -232,7 +233,7 @@ export function mergeLines(base: readonly string[], ours: readonly string[], the
     let k = hunk.start;
     for (const theirs of group.filter((g) => g.side === 'theirs')) {
       while (k < theirs.start) out.push(reindent(base[k]!, k, k + 1)), (k += 1);
-      out.push(...theirs.lines.map((line) => reindent(line, theirs.start, theirs.end)));
+      appendAll(out, theirs.lines.map((line) => reindent(line, theirs.start, theirs.end)));
       k = Math.max(k, theirs.end);
     }
     while (k < end) out.push(reindent(base[k]!, k, k + 1)), (k += 1);

@@ -32,3 +32,15 @@ export function simpleScalar(raw: string): string | undefined {
   if (raw === '' || /^['"[{|>]/.test(raw)) return undefined;
   return raw;
 }
+
+/** Columns of leading white space in `text` from `from` to `to`, as `trimStart` counts them. */
+export function leadingWhiteSpace(text: string, from: number, to: number): number {
+  let at = from;
+  while (at < to && text.charCodeAt(at) === 32) at += 1;
+  const next = text.charCodeAt(at);
+  if (at < to && (next > 127 || next < 32)) {
+    const line = text.slice(from, to);
+    return line.length - line.trimStart().length;
+  }
+  return at - from;
+}

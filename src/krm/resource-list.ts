@@ -4,12 +4,17 @@
  * Output is the input text with only the changed parts replaced: removed items are cut, changed
  * items re-rendered, new items appended, results added. A no-op run returns the input unchanged.
  */
+import { appendAll } from './append';
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
-import { readSimpleBlockMap } from './simple-block-read';
+import { tooManyObjects } from './input-limits';
+import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits } from './parse-budget';
+import { readSimpleBlockRange, readSimpleBlockWithout } from './simple-block-read';
+import { readSimpleBlockTree, treeDocument } from './simple-block-tree';
 import { writeSimpleBlockMap } from './simple-block-write';
+import { renderTreeItem } from './tree-render';
 import { writeWholeList, type ListShape } from './whole-list';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from './yaml-format';
 
@@ -217,17 +222,20 @@ function readFunctionConfigNode(root: YAMLMap, doc: Document): KrmResource | und
 /**
  * Parses a ResourceList; throws FunctionError with results a user can act on. Items are parsed one
  * by one where the text allows (`byItem: false` forces one document, to compare the two in tests).
+ * `parseLimits` bound what the list's items may hand to the full parser, now and as their trees
+ * are built later (smaller ones in tests).
  */
-export function parseResourceList(text: string, { byItem = true } = {}): ResourceList {
+export function parseResourceList(text: string, { byItem = true, parseLimits = RUN_PARSE_LIMITS }: { byItem?: boolean; parseLimits?: ParseLimits } = {}): ResourceList {
   if (text.trim() === '') {
     throw new FunctionError(errorResult('no input: expected a ResourceList (config.kubernetes.io/v1) on stdin'));
   }
   const block = byItem ? splitItems(text) : undefined;
-  return (block && parseByItem(text, block)) || parseWhole(text);
+  return (block && parseByItem(text, block, new ParseBudget(parseLimits))) || parseWhole(text);
 }
 
 /** The whole list as one YAML document. */
 function parseWhole(text: string): ResourceList {
+  checkWholeList(text);
   const lineCounter = new LineCounter();
   const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
   const root = checkedRoot(doc);
@@ -260,15 +268,17 @@ function lineEnding(text: string): '\n' | '\r\n' {
   return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
-/** One item's text parsed on its own; throws FunctionError when it is not valid YAML. */
-function parseItem(chunk: ItemChunk): { tree: YamlTree; locate: Locate } {
+/** One item's text parsed on its own; throws FunctionError when it is not valid YAML, or past the budget. */
+function parseItem(chunk: ItemChunk, budget: ParseBudget): { tree: YamlTree; locate: Locate } {
+  const text = chunk.text;
+  budget.spend(text);
   // Positions are worked out from the chunk's text only when something must be located.
-  const itemLines: LineLocator = { linePos: (offset) => positionIn(chunk.text, offset) };
+  const itemLines: LineLocator = { linePos: (offset) => positionIn(text, offset) };
   const where = (offset: number) => {
     const { line, col } = itemLines.linePos(offset);
     return `line ${chunk.line + line - 1}, column ${col + chunk.dedent}`;
   };
-  const doc = parseChecked(chunk.text, { releaseTokens: true }, where);
+  const doc = parseChecked(text, { releaseTokens: true }, where);
   const node = doc.contents;
   // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
   if (isMap(node) && doc.commentBefore && node.items.length > 0) {
@@ -295,8 +305,8 @@ interface Frame {
  * needed only to edit it or to locate a problem in it, is built on demand), else parsed. Undefined
  * when the input carries results already, whose rewriting needs the frame's offsets to be the input's.
  */
-function readFrame(frameText: string, parse: () => Document.Parsed): Frame | undefined {
-  const plain = readSimpleBlockMap(frameText);
+function readFrame(read: () => Record<string, unknown> | undefined, parse: () => Document.Parsed): Frame | undefined {
+  const plain = read();
   if (!plain) {
     const doc = parse();
     const root = checkedRoot(doc);
@@ -322,10 +332,12 @@ function readFrame(frameText: string, parse: () => Document.Parsed): Frame | und
  * never holds the whole list's token tree. Undefined when the input carries results already, whose
  * rewriting needs the frame's offsets to be the input's.
  */
-function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined {
+function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): ResourceList | undefined {
+  const tooMany = tooManyObjects(block.chunks.length, 0);
+  if (tooMany) throw tooMany;
   const frameLines = new LineCounter();
-  const cut = text.slice(block.start, block.end);
-  const cutLines = cut.split('\n').length - 1;
+  let cutLines = 0;
+  for (let at = text.indexOf('\n', block.start); at !== -1 && at < block.end; at = text.indexOf('\n', at + 1)) cutLines += 1;
   // Offsets in the frame, as lines of the input: the items block was cut out at block.start.
   const lineCounter: LineLocator = {
     linePos: (offset) => {
@@ -333,24 +345,46 @@ function parseByItem(text: string, block: ItemsBlock): ResourceList | undefined 
       return offset >= block.start ? { line: position.line + cutLines, col: position.col } : position;
     },
   };
-  const frameText = text.slice(0, block.start) + text.slice(block.end);
-  const frame = readFrame(frameText, () => parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset)));
+  const frame = readFrame(() => readSimpleBlockWithout(text, block.start, block.end), () => {
+    const frameText = text.slice(0, block.start) + text.slice(block.end);
+    budget.spend(frameText);
+    return parseChecked(frameText, { lineCounter: frameLines, releaseTokens: true }, (offset) => offsetLocation(lineCounter, offset));
+  });
   if (!frame) return undefined;
+  const listed = frame.functionConfig?.getData(['items']);
+  const tooManyListed = tooManyObjects(block.chunks.length, Array.isArray(listed) ? listed.length : 0);
+  if (tooManyListed) throw tooManyListed;
+  // An item's node tree, built when something first needs it (one function for every item, no
+  // closure each): by the fast reader where it can, which costs a small part of a parse.
+  const itemTree = (chunk: ItemChunk): YamlTree => {
+    // Only items the reader took come here (the others were parsed as they were read): their lines were checked.
+    const node = readSimpleBlockTree(text, chunk.bodyStart, chunk.end, chunk.dedent, true);
+    if (!node) return parseItem(chunk, budget).tree;
+    budget.spend(text.slice(chunk.bodyStart, chunk.end));
+    return { node, doc: treeDocument() };
+  };
   // Items in simple YAML are read as plain data, their trees built only if they are edited; the
   // others, and any with a broken identity (to locate it in the message), are parsed now.
-  const items = block.chunks.map((chunk) => {
-    const plain = readSimpleBlockMap(chunk.text);
-    const resource = plain && KrmResource.fromPlain(plain, () => parseItem(chunk).tree, 'input');
-    if (resource && !partialIdentity((path) => resource.get(path))) return { chunk, resource };
-    const parsed = parseItem(chunk);
-    return { chunk, resource: KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input'), parsed };
+  const resources: KrmResource[] = [];
+  const spans = new Map<KrmResource, ItemSpan>();
+  const problems: Result[] = [];
+  block.chunks.forEach((chunk, index) => {
+    const plain = readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent);
+    let resource = plain && KrmResource.fromPlain(plain, itemTree, 'input', chunk);
+    if (!resource || partialIdentity((path) => resource!.get(path))) {
+      const parsed = parseItem(chunk, budget);
+      resource = KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input');
+      const problem = checkItem(parsed.tree.node, index, parsed.locate);
+      if (problem) problems.push(problem);
+    }
+    resources.push(resource);
+    spans.set(resource, chunk);
   });
-  const problems = items.flatMap(({ parsed }, index) => (parsed ? (checkItem(parsed.tree.node, index, parsed.locate) ?? []) : []));
   if (problems.length > 0) throw new FunctionError(problems);
-  const spans = new Map(items.map(({ chunk, resource }) => [resource, { dash: chunk.dash, end: chunk.end }]));
-  const resources = items.map(({ resource }) => resource);
-  const last = block.chunks[block.chunks.length - 1]!;
-  const layout: ItemsLayout = { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] };
+  const last = block.chunks[block.chunks.length - 1];
+  const layout: ItemsLayout = last
+    ? { keyEnd: block.keyEnd, indent: block.indent, spans, appendAt: last.end, valueRange: [block.chunks[0]!.dash, last.end] }
+    : { keyEnd: block.keyEnd, indent: 0, spans, valueRange: block.emptyFlow! };
   return new ResourceList(frame.apiVersion, resources, frame.functionConfig, { text, doc: frame.doc, hasResults: false, layout, lineCounter, shape: 'block', eol: '\n' });
 }
 
@@ -358,44 +392,64 @@ function isNullScalar(node: Node): boolean {
   return (node as { value?: unknown }).value === null;
 }
 
+// Lines are split and joined, not replaced with a global regular expression: V8 builds that result
+// as a rope of one string per match, several times the size of the text, and at fleet scale the
+// rendered items are most of the output.
+
+/** Every line after the first indented by `indent`, except empty lines inside the text. */
 function indentLines(text: string, indent: string): string {
-  return text.replace(/\n(?!\n)/g, `\n${indent}`);
+  const lines = text.split('\n');
+  const last = lines.length - 1;
+  return lines.map((line, i) => (i === 0 || (line === '' && i < last) ? line : indent + line)).join('\n');
 }
 
 /** `- ` + one item in simple YAML, every following line indented to the sequence's column. */
 function seqItem(text: string, indent: string): string {
-  return `- ${text.replace(/\n/g, `\n${indent}  `)}`;
+  return `- ${text.split('\n').join(`\n${indent}  `)}`;
 }
 
 /**
- * `- ` + each item, every following line indented to the sequence's column. New items still in
- * plain data are written without a node tree where they can be; the others share one rendering.
+ * `- ` + each item, every following line indented to the sequence's column, one part per rendering
+ * (to be joined by a newline and the column). New items still in plain data are written without a
+ * node tree where they can be, trees without `yaml`'s stringifier where they can be (tree-render.ts);
+ * the others share one rendering.
  */
-function renderItems(resources: readonly KrmResource[], indent: number): string {
+function renderItemParts(resources: readonly KrmResource[], indent: number): string[] {
   const pad = ' '.repeat(indent);
   const parts: string[] = [];
   let pending: KrmResource[] = [];
   const flush = () => {
     if (pending.length === 0) return;
     const seq = new YAMLSeq();
-    seq.items.push(...pending.map((r) => r.node));
+    appendAll(seq.items, pending.map((r) => r.node));
     parts.push(indentLines(renderNode(seq, { version: yamlVersionOf(pending[0]!.doc) }), pad));
     pending = [];
   };
   for (const resource of resources) {
     const data = resource.generatedData;
     const written = data && writeSimpleBlockMap(data);
-    if (written === undefined) {
-      // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
-      if (pending.length > 0 && yamlVersionOf(pending[0]!.doc) !== yamlVersionOf(resource.doc)) flush();
-      pending.push(resource);
+    if (written !== undefined) {
+      flush();
+      parts.push(seqItem(written, pad));
       continue;
     }
-    flush();
-    parts.push(seqItem(written, pad));
+    // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
+    const version = yamlVersionOf(resource.doc);
+    const rendered = version === '1.2' ? renderTreeItem(resource.node) : undefined;
+    if (rendered !== undefined) {
+      flush();
+      parts.push(indentLines(rendered, pad));
+      continue;
+    }
+    if (pending.length > 0 && yamlVersionOf(pending[0]!.doc) !== version) flush();
+    pending.push(resource);
   }
   flush();
-  return parts.join(`\n${pad}`);
+  return parts;
+}
+
+function renderItems(resources: readonly KrmResource[], indent: number): string {
+  return renderItemParts(resources, indent).join(`\n${' '.repeat(indent)}`);
 }
 
 /** A changed item at its place: a comment above its `- ` stays in the text around it, so it is not rendered again. */
@@ -414,21 +468,25 @@ function renderResults(results: readonly Result[]): string {
   return writeSimpleBlockMap(data) ?? renderNode(newDocument().createNode(data));
 }
 
+/** Text from `start` to `end` replaced by `pieces`, in order. */
 interface Edit {
   start: number;
   end: number;
-  text: string;
+  pieces: string[];
 }
 
-function applyEdits(text: string, edits: Edit[]): string {
+/** The text with the edits applied, as pieces to write in order (never joined into one string). */
+function applyEdits(text: string, edits: Edit[]): string[] {
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
-  let out = '';
+  const out: string[] = [];
   let at = 0;
   for (const edit of edits) {
-    out += text.slice(at, edit.start) + edit.text;
+    if (edit.start > at) out.push(text.slice(at, edit.start));
+    appendAll(out, edit.pieces);
     at = edit.end;
   }
-  return out + text.slice(at);
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
 function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
@@ -439,32 +497,33 @@ function itemEdits(list: ResourceList, source: ResourceListSource): Edit[] {
     const original = [...layout.spans.keys()];
     if (list.items.some((r, i) => r.isChanged || r !== original[i]) || list.items.length !== original.length) {
       const rendered = renderItems(list.items, 0);
-      edits.push({ start: layout.valueRange[0], end: layout.valueRange[1], text: list.items.length ? `\n${rendered}` : '[]' });
+      edits.push({ start: layout.valueRange[0], end: layout.valueRange[1], pieces: [list.items.length ? `\n${rendered}` : '[]'] });
     }
     return edits;
   }
   const text = source.text;
   if (list.items.length === 0) {
     // A block sequence cannot be empty: every item went, so the list becomes `[]`.
-    return layout.spans.size === 0 ? [] : [{ start: layout.keyEnd, end: layout.appendAt, text: `: []${text[layout.appendAt - 1] === '\n' ? '\n' : ''}` }];
+    return layout.spans.size === 0 ? [] : [{ start: layout.keyEnd, end: layout.appendAt, pieces: [`: []${text[layout.appendAt - 1] === '\n' ? '\n' : ''}`] }];
   }
   for (const [resource, span] of layout.spans) {
     if (!present.has(resource)) {
       // Take the indentation before the `- ` too, so the next item keeps its column.
       const lineStart = text.lastIndexOf('\n', span.dash - 1) + 1;
       const start = text.slice(lineStart, span.dash).trim() === '' ? lineStart : span.dash;
-      edits.push({ start, end: span.end, text: '' });
+      edits.push({ start, end: span.end, pieces: [] });
     } else if (resource.isChanged) {
       const newline = text[span.end - 1] === '\n' ? '\n' : '';
-      edits.push({ start: span.dash, end: span.end, text: `${renderInPlace(resource, layout.indent)}${newline}` });
+      edits.push({ start: span.dash, end: span.end, pieces: [`${renderInPlace(resource, layout.indent)}${newline}`] });
     }
   }
   const added = list.items.filter((r) => !layout.spans.has(r));
   if (added.length > 0) {
     const indent = ' '.repeat(layout.indent);
     const needsNewline = text[layout.appendAt - 1] !== '\n';
-    const rendered = `${needsNewline ? '\n' : ''}${indent}${renderItems(added, layout.indent)}\n`;
-    edits.push({ start: layout.appendAt, end: layout.appendAt, text: rendered });
+    // One piece per item: at fleet scale the new items are most of the output, never one string.
+    const pieces = renderItemParts(added, layout.indent).map((part, i) => `${i === 0 && needsNewline ? '\n' : ''}${indent}${part}\n`);
+    edits.push({ start: layout.appendAt, end: layout.appendAt, pieces });
   }
   return edits;
 }
@@ -489,9 +548,9 @@ function resultsEdit(list: ResourceList, source: ResourceListSource): Edit | und
     const keyRange = (existing.key as Node).range!;
     const valueRange = (existing.value as Node | null)?.range ?? keyRange;
     const end = text.indexOf('\n', valueRange[2] - 1);
-    return { start: keyRange[0], end: end === -1 ? text.length : end + 1, text: block };
+    return { start: keyRange[0], end: end === -1 ? text.length : end + 1, pieces: [block] };
   }
-  return { start: text.length, end: text.length, text: (text.endsWith('\n') ? '' : '\n') + block };
+  return { start: text.length, end: text.length, pieces: [(text.endsWith('\n') ? '' : '\n') + block] };
 }
 
 /** The input item whose text holds `offset`, with its index; undefined outside every item. */
@@ -506,17 +565,26 @@ export function inputPosition(list: ResourceList, offset: number): { line: numbe
   return positionIn(list.source?.text ?? '', offset);
 }
 
-/** Writes the list; `keepItems` writes the input's items untouched (after an error, nothing half-applied). */
-export function serializeResourceList(list: ResourceList, { keepItems = false } = {}): string {
+/**
+ * The list's text as pieces to write in order; `keepItems` writes the input's items untouched (after
+ * an error, nothing half-applied). Everything that can fail happens here, before any piece is
+ * written, so that the output is never cut short.
+ */
+export function resourceListPieces(list: ResourceList, { keepItems = false } = {}): string[] {
   const { source } = list;
   if (!source) throw new Error('a ResourceList built in memory has no text to write back');
   const edits = keepItems ? [] : itemEdits(list, source);
   const results = resultsEdit(list, source);
   if (results) edits.push(results);
-  if (edits.length === 0) return source.text;
-  if (source.shape !== 'block') return writeWholeList(list, source, { keepItems, results: allResults(list, source) });
-  if (source.eol === '\r\n') for (const edit of edits) edit.text = edit.text.replace(/\r?\n/g, '\r\n');
+  if (edits.length === 0) return [source.text];
+  if (source.shape !== 'block') return [writeWholeList(list, source, { keepItems, results: allResults(list, source) })];
+  if (source.eol === '\r\n') for (const edit of edits) edit.pieces = edit.pieces.map((piece) => piece.split(/\r?\n/).join('\r\n'));
   return applyEdits(source.text, edits);
+}
+
+/** The list's text in one string. */
+export function serializeResourceList(list: ResourceList, options: { keepItems?: boolean } = {}): string {
+  return resourceListPieces(list, options).join('');
 }
 
 /** The output when the input could not be read at all: a valid, empty ResourceList with the results. */

@@ -10,14 +10,25 @@ function scalarString(node: unknown): string | undefined {
   return undefined;
 }
 
+// Paths every scan over a package reads: made once, not at each of a million reads.
+const API_VERSION = ['apiVersion'];
+const KIND = ['kind'];
+const NAME = ['metadata', 'name'];
+const NAMESPACE = ['metadata', 'namespace'];
+const ANNOTATIONS = ['metadata', 'annotations'];
+
 /** A resource's `yaml` node tree, where every edit happens. */
 export interface YamlTree {
   readonly node: YAMLMap;
   readonly doc: Document;
 }
 
-/** Until something needs its node tree, a resource can be known by its plain data alone. */
-type State = { tree: YamlTree; plain?: undefined } | { plain: Record<string, unknown>; build: () => YamlTree; generated: boolean; tree?: undefined };
+function treeOfData(data: Record<string, unknown>): YamlTree {
+  const doc = newDocument();
+  const node = doc.createNode(data);
+  if (!isMap(node)) throw new TypeError('a KRM resource must be a map');
+  return { node, doc };
+}
 
 /**
  * One KRM object of a ResourceList, edited in place as a `yaml` node.
@@ -25,40 +36,58 @@ type State = { tree: YamlTree; plain?: undefined } | { plain: Record<string, unk
  * Edits must go through these methods (or be followed by `markChanged`): an unchanged resource
  * is written back as its original source text. A resource read from simple text, or built from
  * data, holds only plain data until its node tree is first asked for (`node`, `doc`, edits): at
- * fleet scale most items are only read, and building their trees is most of a run's time.
+ * fleet scale most items are only read, and building their trees is most of a run's time. Its
+ * state lies in its own fields, not in objects of their own: a large list holds a million of them.
  */
 export class KrmResource {
   private changed: boolean;
-  private state: State;
+  private built: YamlTree | undefined;
+  /** Until the tree is built: the plain data, and how to build the tree from `source`. */
+  private plain: Record<string, unknown> | undefined;
+  private build: ((source: unknown) => YamlTree) | undefined;
+  private source: unknown;
+  private readonly generated: boolean;
 
-  private constructor(state: State, origin: 'input' | 'new') {
-    this.state = state;
+  private constructor(origin: 'input' | 'new', generated: boolean) {
     this.changed = origin === 'new';
+    this.generated = generated;
   }
 
   static fromTree(node: YAMLMap, doc: Document, origin: 'input' | 'new' = 'new'): KrmResource {
-    return new KrmResource({ tree: { node, doc } }, origin);
+    const resource = new KrmResource(origin, false);
+    resource.built = { node, doc };
+    return resource;
   }
 
-  /** A resource known by its data, whose tree `build` makes when first needed; `data` must not change. */
-  static fromPlain(data: Record<string, unknown>, build: () => YamlTree, origin: 'input' | 'new'): KrmResource {
-    return new KrmResource({ plain: data, build, generated: false }, origin);
+  /**
+   * A resource known by its data, whose tree `build(source)` makes when first needed; `data` must
+   * not change. One `build` shared by many resources, each with its own `source`, spares a closure each.
+   */
+  static fromPlain<S>(data: Record<string, unknown>, build: (source: S) => YamlTree, origin: 'input' | 'new', source?: S): KrmResource {
+    const resource = new KrmResource(origin, false);
+    resource.plain = data;
+    resource.build = build as (source: unknown) => YamlTree;
+    resource.source = source;
+    return resource;
   }
 
   /** A new resource built from plain data (e.g. a generated PackageVariant). */
   static fromData(data: Record<string, unknown>): KrmResource {
-    const build = () => {
-      const doc = newDocument();
-      const node = doc.createNode(data);
-      if (!isMap(node)) throw new TypeError('a KRM resource must be a map');
-      return { node, doc };
-    };
-    return new KrmResource({ plain: data, build, generated: true }, 'new');
+    const resource = new KrmResource('new', true);
+    resource.plain = data;
+    resource.build = treeOfData as (source: unknown) => YamlTree;
+    resource.source = data;
+    return resource;
   }
 
   private get tree(): YamlTree {
-    if (this.state.tree === undefined) this.state = { tree: this.state.build() };
-    return this.state.tree;
+    if (this.built === undefined) {
+      this.built = this.build!(this.source);
+      this.plain = undefined;
+      this.build = undefined;
+      this.source = undefined;
+    }
+    return this.built;
   }
 
   get node(): YAMLMap {
@@ -67,7 +96,7 @@ export class KrmResource {
 
   /** Whether its node tree exists; a resource known by plain data alone has no tags or aliases. */
   get hasTree(): boolean {
-    return this.state.tree !== undefined;
+    return this.built !== undefined;
   }
 
   get doc(): Document {
@@ -79,12 +108,12 @@ export class KrmResource {
    * one; read-only. Input items have source text (comments, spellings) that only their tree keeps.
    */
   get generatedData(): Readonly<Record<string, unknown>> | undefined {
-    return this.state.tree === undefined && this.state.generated ? this.state.plain : undefined;
+    return this.built === undefined && this.generated ? this.plain : undefined;
   }
 
   /** What the item holds, for a read-only walk that must build nothing: its plain data, or its node tree. */
   get content(): { readonly data: Readonly<Record<string, unknown>> } | { readonly node: YAMLMap } {
-    return this.state.plain !== undefined ? { data: this.state.plain } : { node: this.state.tree.node };
+    return this.plain !== undefined ? { data: this.plain } : { node: this.tree.node };
   }
 
   get isChanged(): boolean {
@@ -97,8 +126,8 @@ export class KrmResource {
 
   /** A scalar's value, or the node of a collection. */
   get(path: readonly (string | number)[]): unknown {
-    if (this.state.plain !== undefined) {
-      const value = valueAt(this.state.plain, path);
+    if (this.plain !== undefined) {
+      const value = valueAt(this.plain, path);
       if (value === null || typeof value !== 'object') return value;
     }
     const value = this.node.getIn(path, true);
@@ -106,20 +135,20 @@ export class KrmResource {
   }
 
   getString(path: readonly (string | number)[]): string | undefined {
-    if (this.state.plain !== undefined) return scalarString(valueAt(this.state.plain, path));
+    if (this.plain !== undefined) return scalarString(valueAt(this.plain, path));
     return scalarString(this.node.getIn(path, true));
   }
 
   /** Whether `path` is there (with any value, null included). */
   has(path: readonly (string | number)[]): boolean {
-    if (this.state.plain !== undefined) return valueAt(this.state.plain, path) !== undefined;
+    if (this.plain !== undefined) return valueAt(this.plain, path) !== undefined;
     return this.node.hasIn(path);
   }
 
   /** The value at `path` as plain data, without building the node tree; read-only. */
   getData(path: readonly (string | number)[]): unknown {
-    if (this.state.plain !== undefined) return valueAt(this.state.plain, path);
-    const node = this.node.getIn(path, true);
+    if (this.plain !== undefined) return valueAt(this.plain, path);
+    const node = path.length === 0 ? this.node : this.node.getIn(path, true);
     return isNode(node) ? node.toJS(this.doc) : node;
   }
 
@@ -146,19 +175,19 @@ export class KrmResource {
   }
 
   get apiVersion(): string {
-    return this.getString(['apiVersion']) ?? '';
+    return this.getString(API_VERSION) ?? '';
   }
 
   get kind(): string {
-    return this.getString(['kind']) ?? '';
+    return this.getString(KIND) ?? '';
   }
 
   get name(): string {
-    return this.getString(['metadata', 'name']) ?? '';
+    return this.getString(NAME) ?? '';
   }
 
   get namespace(): string | undefined {
-    return this.getString(['metadata', 'namespace']);
+    return this.getString(NAMESPACE);
   }
 
   /** API group without version; "" for the core group. */
@@ -169,7 +198,9 @@ export class KrmResource {
   }
 
   annotation(key: string): string | undefined {
-    return this.getString(['metadata', 'annotations', key]);
+    if (this.plain === undefined) return this.getString(['metadata', 'annotations', key]);
+    const annotations = valueAt(this.plain, ANNOTATIONS);
+    return annotations !== null && typeof annotations === 'object' && !Array.isArray(annotations) && Object.hasOwn(annotations, key) ? scalarString((annotations as Record<string, unknown>)[key]) : undefined;
   }
 
   setAnnotation(key: string, value: string): void {
@@ -228,7 +259,7 @@ export class KrmResource {
 
   /** The value as plain JavaScript data, a copy the caller may change. */
   toData(): Record<string, unknown> {
-    if (this.state.plain !== undefined) return copyPlain(this.state.plain) as Record<string, unknown>;
+    if (this.plain !== undefined) return copyPlain(this.plain) as Record<string, unknown>;
     return this.node.toJS(this.doc) as Record<string, unknown>;
   }
 }

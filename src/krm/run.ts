@@ -1,8 +1,9 @@
+import { appendAll } from './append';
 import { invalidUtf8Result } from './input-encoding';
-import { oversizedScalars } from './input-limits';
-import { escapingPaths } from './package-paths';
+import { MAX_SCALAR_CHARS, oversizedScalars } from './input-limits';
+import { escapingPaths, noEscapeInText } from './package-paths';
 import type { KrmResource } from './resource';
-import { failureResourceList, parseResourceList, serializeResourceList, type ResourceList } from './resource-list';
+import { failureResourceList, parseResourceList, resourceListPieces, type ResourceList } from './resource-list';
 import { errorResult, FunctionError, hasError, type Result } from './results';
 import { firstInvalidByte } from './utf8';
 
@@ -26,37 +27,57 @@ function alters(input: readonly KrmResource[], output: readonly KrmResource[]): 
 }
 
 /**
- * Runs a processor over a ResourceList text (decoded by utf8.ts). Never throws: every failure becomes
- * an error result, exit code 1 and, when any error is reported, the input's items unchanged.
+ * Runs a processor over a ResourceList text (decoded by utf8.ts) and hands the output to `write`,
+ * piece by piece, once nothing can fail any more. Never throws: every failure becomes an error
+ * result, exit code 1 and, when any error is reported, the input's items unchanged. Returns the
+ * exit code.
  */
+export function streamKrmFunction(input: string, processor: KrmProcessor, write: (piece: string) => void): number {
+  const pieces = outputPieces(input, processor);
+  for (const piece of pieces.pieces) write(piece);
+  return pieces.exitCode;
+}
+
+/** The same, with the output in one string. */
 export function runKrmFunction(input: string, processor: KrmProcessor): RunOutcome {
+  const pieces: string[] = [];
+  const exitCode = streamKrmFunction(input, processor, (piece) => pieces.push(piece));
+  return { output: pieces.join(''), exitCode };
+}
+
+function outputPieces(input: string, processor: KrmProcessor): { pieces: string[]; exitCode: number } {
   let list: ResourceList;
   try {
     list = parseResourceList(input);
   } catch (error) {
-    return { output: failureResourceList(resultsOf(error)), exitCode: 1 };
+    return { pieces: [failureResourceList(resultsOf(error))], exitCode: 1 };
   }
-  const oversized = oversizedScalars(list.items, list.functionConfig, input.length);
+  const spans = list.source?.layout.spans;
+  const itemLength = (item: KrmResource) => {
+    const span = spans?.get(item);
+    return span && span.end - span.dash;
+  };
+  const oversized = oversizedScalars(list.items, list.functionConfig, input.length, MAX_SCALAR_CHARS, itemLength);
   if (oversized.length > 0) {
-    list.results.push(...oversized);
-    return { output: serializeResourceList(list, { keepItems: true }), exitCode: 1 };
+    appendAll(list.results, oversized);
+    return { pieces: resourceListPieces(list, { keepItems: true }), exitCode: 1 };
   }
   const inputItems = [...list.items];
   try {
     processor(list);
   } catch (error) {
-    list.results.push(...resultsOf(error));
+    appendAll(list.results, resultsOf(error));
   }
   if (!hasError(list.results) && alters(inputItems, list.items)) {
-    list.results.push(...escapingPaths(list.items));
+    appendAll(list.results, escapingPaths(list.items, noEscapeInText(input)));
     const invalidAt = firstInvalidByte(input);
     if (invalidAt !== -1) list.results.push(invalidUtf8Result(list, invalidAt));
   }
   const failed = hasError(list.results);
   try {
-    return { output: serializeResourceList(list, { keepItems: failed }), exitCode: failed ? 1 : 0 };
+    return { pieces: resourceListPieces(list, { keepItems: failed }), exitCode: failed ? 1 : 0 };
   } catch (error) {
-    list.results.push(...resultsOf(error));
-    return { output: serializeResourceList(list, { keepItems: true }), exitCode: 1 };
+    appendAll(list.results, resultsOf(error));
+    return { pieces: resourceListPieces(list, { keepItems: true }), exitCode: 1 };
   }
 }

@@ -2,11 +2,11 @@
  * Writes plain data (a new object built by the function) as block YAML, byte for byte as `yaml`
  * renders it with this project's options (RENDER_OPTIONS, the YAML 1.1 quoting rule) but without
  * building a node tree: at fleet scale, thousands of new PackageVariants are written at once.
- * Undefined for data outside the simple subset this writer knows (strings beyond printable ASCII or
- * with `"` or `\`, non-integer numbers, nested sequences, objects that are not plain); the caller
- * then uses `yaml`.
+ * Undefined for data outside the simple subset this writer knows (strings beyond printable ASCII,
+ * strings to quote that would need escapes, non-integer numbers, nested sequences, objects that are
+ * not plain); the caller then uses `yaml`.
  */
-import { outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
+import { AcceptedStrings, outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
 import { YAML_11_NON_STRING } from './yaml-format';
 
 /**
@@ -15,23 +15,31 @@ import { YAML_11_NON_STRING } from './yaml-format';
  * there is no scalar here.)
  */
 const NOT_PLAIN = /^[ ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-] |: | #|[ :]$/;
-/** Printable ASCII without `"` and `\`: double-quoted as is, no escapes to agree on. */
-const QUOTABLE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+const PRINTABLE = /^[\x20-\x7e]*$/;
 const SAFE_KEY = /^[A-Za-z_/][\w./@+~-]*$/;
 
 function isPlainString(text: string): boolean {
   return !NOT_PLAIN.test(text) && readsBackAsString(text) && !YAML_11_NON_STRING.test(text);
 }
 
+const WRITABLE_KEYS = new AcceptedStrings((key) => SAFE_KEY.test(key) && key.length <= 1000 && isPlainString(key));
+
 function keyText(key: string): string {
-  if (!SAFE_KEY.test(key) || key.length > 1000 || !isPlainString(key)) outsideSubset();
+  if (!WRITABLE_KEYS.accepts(key)) outsideSubset();
   return key;
 }
 
-/** Plain where `yaml` writes it plain, else in double quotes, as it (and go-yaml) would quote it. */
+/**
+ * Plain where `yaml` writes it plain, else quoted as it quotes: single quotes for a string with `"`
+ * and no `'`, else double quotes; only where the quotes need no escapes inside.
+ */
 function stringText(value: string): string {
-  if (!QUOTABLE.test(value)) outsideSubset();
-  return isPlainString(value) ? value : `"${value}"`;
+  if (!PRINTABLE.test(value)) outsideSubset();
+  if (isPlainString(value)) return value;
+  const hasDouble = value.includes('"');
+  if (hasDouble && !value.includes("'")) return `'${value}'`;
+  if (hasDouble || value.includes('\\')) outsideSubset();
+  return `"${value}"`;
 }
 
 function scalarText(value: unknown): string {

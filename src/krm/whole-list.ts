@@ -7,6 +7,7 @@
  * included); changed and new items are written from their nodes, numbers with their input spelling
  * where it still holds their value.
  */
+import { appendAll } from './append';
 import { isMap, isScalar, isSeq, Pair, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { KrmResource } from './resource';
 import type { ResourceList, ResourceListSource } from './resource-list';
@@ -133,7 +134,7 @@ function writeBlock(list: ResourceList, source: ResourceListSource, options: Who
     if (keyOf(pair) === 'results') continue;
     if (keyOf(pair) === 'items' && !options.keepItems) {
       const items = new YAMLSeq();
-      items.items.push(...list.items.map((resource) => resource.node));
+      appendAll(items.items, list.items.map((resource) => resource.node));
       out.items.push(new Pair(pair.key, items));
     } else {
       out.items.push(pair);

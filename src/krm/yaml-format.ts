@@ -236,6 +236,16 @@ function commentOnIndicatorLine(tokens: readonly SourceToken[] | undefined, indi
 }
 
 /**
+ * Makes V8 store a string as one run of characters. `yaml` builds double-quoted scalars a
+ * character at a time, which V8 keeps as a rope of one small string per character, about 30 bytes
+ * each; reading a character from a rope flattens it (and frees the rope), so a parsed tree holds its
+ * strings at about one byte a character.
+ */
+function flatten(text: string): void {
+  if (text.length > 0) text.charCodeAt(0);
+}
+
+/**
  * `yaml` files a comment that follows `key:` or `- ` on the same line as a comment before the
  * collection below it, and prints it on its own line. go-yaml (and so kpt) keeps it on the key's
  * line; kpt relies on that for `metadata: # kpt-merge: ns/name`. Put such comments where kpt has them.
@@ -248,6 +258,7 @@ function attachSameLineComments(doc: Document.Parsed, releaseTokens: boolean): b
     node(node) {
       if (isAlias(node)) hasAliases = true;
       else if (isSeq(node)) attachDashLineComments(node);
+      else if (isScalar(node) && typeof node.value === 'string') flatten(node.value);
       done(node);
     },
     pair(pair) {

@@ -53,6 +53,22 @@ function sameScalar(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * An integer past 2^53 as written: such integers read as one float (`12345678901234567890` and
+ * `…891`), but int64 fields hold them, so their digits tell them apart. Undefined for every other value.
+ */
+function exactInteger(node: Node | null | undefined): bigint | undefined {
+  const value = scalarValue(node);
+  if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return undefined;
+  const source = (node as { source?: unknown }).source;
+  if (typeof source !== 'string') return undefined;
+  try {
+    return BigInt(source.replace(/^\+/, ''));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * How two values compare where the schema knows more than their data. Every part is optional; an
  * absent part compares plainly.
  */
@@ -154,7 +170,7 @@ function compare(a: Node | null | undefined, b: Node | null | undefined, compari
     case 'null':
       return true;
     case 'scalar':
-      return sameScalar(scalarValue(a), scalarValue(b));
+      return sameScalar(scalarValue(a), scalarValue(b)) && exactInteger(a) === exactInteger(b);
     case 'seq': {
       const left = seqItems(a as Node);
       const right = seqItems(b as Node);

@@ -1,12 +1,44 @@
-/** Reads a package directory into a PackageTree: every file byte for byte with its mode; `.git` skipped. */
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+/**
+ * Reads a package directory into a PackageTree: every file byte for byte with its mode, as kpt's
+ * reader walks it (src/pkg/package-walk.ts: `.krmignore`, no symbolic link followed, `.git`
+ * skipped), within the read bounds (src/pkg/read-limits.ts). The update's own files (lock, journal,
+ * temporary files: src/pkg/safe-write/reserved.ts) are not part of the package.
+ */
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { joinPath, ROOT } from './scopes';
+import { walkPackage, type Entry, type EntryKind } from './package-walk';
+import { ReadBudget } from './read-limits';
+import { isReservedName } from './safe-write/reserved';
 import { PackageTree, type TreeFile } from './tree';
 
 export class PackageReadError extends Error {}
 
-export function readDiskTree(root: string): PackageTree {
+const kindOf = (entry: Dirent): EntryKind => (entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other');
+
+const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** A regular file's bytes and mode, opened without following a symbolic link; undefined when it is not a regular file. */
+function readRegularFile(full: string, path: string, budget: ReadBudget): TreeFile | undefined {
+  const fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    budget.spend(path, stat.size);
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const read = readSync(fd, bytes, at, bytes.length - at, at);
+      if (read === 0) break;
+      at += read;
+    }
+    return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at), mode: stat.mode & 0o7777 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Throws a PackageReadError unless `root` is a directory (a link to one will do: the user named it). */
+export function assertDirectory(root: string): void {
   let isDir = false;
   try {
     isDir = statSync(root).isDirectory();
@@ -14,23 +46,36 @@ export function readDiskTree(root: string): PackageTree {
     isDir = false;
   }
   if (!isDir) throw new PackageReadError(`${root} is not a directory`);
-  const files = new Map<string, TreeFile>();
-  const dirs = new Set<string>();
-  const links = new Set<string>();
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = joinPath(rel, entry.name);
-      if (entry.isSymbolicLink()) links.add(path);
-      else if (entry.isDirectory()) {
-        if (entry.name === '.git') continue;
-        dirs.add(path);
-        walk(path);
-      } else if (entry.isFile()) {
-        const full = join(root, path);
-        files.set(path, { bytes: readFileSync(full), mode: lstatSync(full).mode & 0o7777 });
-      }
-    }
+}
+
+export function readDiskTree(root: string): PackageTree {
+  assertDirectory(root);
+  const budget = new ReadBudget((path, problem) => new PackageReadError(`${join(root, path)} ${problem}; list it in .krmignore to leave it out of the update`));
+  const read = new Map<string, TreeFile | undefined>();
+  const readFile = (path: string) => {
+    if (!read.has(path)) read.set(path, readRegularFile(join(root, path), path, budget));
+    return read.get(path);
   };
-  walk(ROOT);
-  return new PackageTree(files, dirs, links);
+  const walked = walkPackage({
+    entries: (dir) =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((e) => !isReservedName(e.name))
+        .map((e) => ({ name: e.name, kind: kindOf(e) }))
+        .sort(byName),
+    text: (path) => {
+      try {
+        return readFile(path)?.bytes.toString('utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ELOOP') return undefined;
+        throw error;
+      }
+    },
+  });
+  const files = new Map<string, TreeFile>();
+  for (const path of walked.files) {
+    const file = readFile(path);
+    if (file) files.set(path, file);
+  }
+  return new PackageTree(files, new Set(walked.dirs), new Set(walked.links), new Set(walked.ignored));
 }

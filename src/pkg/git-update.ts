@@ -3,7 +3,7 @@
  * is the locked commit, upstream the ref (default: the recorded one), both fetched with the git
  * command line into a cache. Afterwards the Kptfile records the new ref and lock, and every
  * subpackage with an upstream of its own is updated from it, depth first. All of it happens in
- * memory; the package is written once, at the end, or not at all.
+ * memory; the package is written once, at the end, or not at all (src/pkg/locked-update.ts).
  */
 import { join } from 'node:path';
 import type { MergeStrategy } from '../config/function-config';
@@ -13,14 +13,15 @@ import { GitSource, repoDirectory } from './git/repo-cache';
 import { GitError } from './git/run-git';
 import { uncommittedChanges } from './git/work-tree';
 import { KptfileError, readUpstreamInfo, type UpstreamInfo } from './kptfile-upstream';
+import { runLockedUpdate, type WriteOptions } from './locked-update';
 import { planUpdate } from './plan';
-import { executePlan } from './plan-writer';
+import { isReservedName } from './safe-write/reserved';
 import { joinPath, KPTFILE, packageDirsOf, parentScope, ROOT, rootFirst } from './scopes';
 import { PackageTree } from './tree';
 import type { UpdateOutcome } from './update';
 import { updateTree } from './update-tree';
 
-export interface GitUpdate {
+export interface GitUpdate extends WriteOptions {
   /** The package directory. */
   readonly pkg: string;
   /** The version to update to; default: the ref the Kptfile records. */
@@ -151,12 +152,17 @@ function upstreamSubpackages(tree: PackageTree, dir: string, pkg: string): strin
 }
 
 export function updateFromGit(options: GitUpdate): UpdateOutcome {
+  return runLockedUpdate(options.pkg, options, () => updateLocked(options));
+}
+
+function updateLocked(options: GitUpdate): UpdateOutcome {
   const env = options.env ?? process.env;
   const sources = new Sources(env);
   const before = readLocal(options.pkg);
   const rootInfo = upstreamInfo(before, ROOT, options.pkg);
   if (!options.allowDirty) {
-    const dirty = runGit(() => uncommittedChanges(options.pkg, env));
+    // The update's own lock is no change of the user's.
+    const dirty = runGit(() => uncommittedChanges(options.pkg, env)).filter((path) => !isReservedName(path.slice(path.lastIndexOf('/') + 1)));
     if (dirty.length) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new UpdateError(`${options.pkg} has uncommitted changes (${shown}); commit them first, so the update is a change of its own, or pass --allow-dirty`);
@@ -178,9 +184,7 @@ export function updateFromGit(options: GitUpdate): UpdateOutcome {
       stack.push({ dir: sub, isRoot: false, ...(follows ? { ref: options.ref } : {}), ...(follows && options.strategy ? { strategy: options.strategy } : {}) });
     }
   }
-  const plan = planUpdate(options.pkg, before, tree);
-  executePlan(plan);
-  return { results, plan };
+  return { results, plan: planUpdate(options.pkg, before, tree) };
 }
 
 function readLocal(pkg: string): PackageTree {

@@ -1,10 +1,10 @@
 /**
  * Which files of a package kpt reads as resources, and their documents: every Kptfile, `*.yaml` and
- * `*.yml`, outside hidden directories and what a package's `.krmignore` names; several documents a
- * file. Every other file is a non-KRM file (src/pkg/non-krm.ts).
+ * `*.yml`, outside hidden directories; several documents a file. Every other file is a non-KRM file
+ * (src/pkg/non-krm.ts).
  */
 import { splitYamlStream, type StreamDocument } from '../krm/yaml-stream';
-import { isWithin, joinPath, KPTFILE, packageDirsOf, relativeTo, scopeOf } from './scopes';
+import { KPTFILE } from './scopes';
 import type { PackageTree } from './tree';
 
 /** A document of a file: its own text, exactly as in the file, and its place there (yaml-stream.ts). */
@@ -22,33 +22,9 @@ export function isKrmFileName(path: string): boolean {
 
 const isHidden = (path: string) => path.split('/').some((part) => part.startsWith('.'));
 
-/** A package's `.krmignore` patterns, each relative to its package directory. */
-function ignoredBy(tree: PackageTree, packageDirs: ReadonlySet<string>): (path: string) => boolean {
-  const patterns = new Map<string, string[]>();
-  for (const dir of packageDirs) {
-    const text = tree.text(joinPath(dir, '.krmignore'));
-    if (text === undefined) continue;
-    patterns.set(
-      dir,
-      text
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l && !l.startsWith('#'))
-        .map((l) => l.replace(/^\/+|\/+$/g, '')),
-    );
-  }
-  if (patterns.size === 0) return () => false;
-  return (path) => {
-    const scope = scopeOf(path, packageDirs);
-    const rel = relativeTo(path, scope);
-    return (patterns.get(scope) ?? []).some((p) => isWithin(rel, p));
-  };
-}
-
-/** The paths of the resource files, in walk order (sorted). */
+/** The paths of the resource files, in walk order (sorted); what `.krmignore` names is out of the tree already (src/pkg/left-out.ts). */
 function krmFilePaths(tree: PackageTree): string[] {
-  const ignored = ignoredBy(tree, packageDirsOf(tree.files.keys()));
-  return [...tree.files.keys()].filter((p) => isKrmFileName(p) && !isHidden(p) && !ignored(p)).sort();
+  return [...tree.files.keys()].filter((p) => isKrmFileName(p) && !isHidden(p)).sort();
 }
 
 export interface KrmFiles {

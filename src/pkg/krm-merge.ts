@@ -17,7 +17,7 @@ import { ResourceList } from '../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../krm/document-text';
 import { errorResult, FunctionError, hasError, type Result } from '../krm/results';
 import { firstInvalidByte } from '../krm/utf8';
-import { readDocument } from '../krm/simple-block-tree';
+import { readDocument } from '../krm/simple-document-tree';
 import { joinYamlStream, type DocumentFate } from '../krm/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
 import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';

@@ -1,7 +1,7 @@
 /**
  * An update as data: what to write, remove and create below a package directory, computed whole
  * before anything is touched (a failed update writes nothing). src/pkg/plan-writer.ts carries it out;
- * a dry run prints it.
+ * a dry run prints it (src/pkg/plan-diff.ts for `--diff`).
  */
 import { sameFile, type PackageTree } from './tree';
 
@@ -24,6 +24,8 @@ export interface UpdatePlan {
   readonly removes: readonly string[];
   /** Directories to remove once empty, deepest first. */
   readonly removeDirs: readonly string[];
+  /** The package as it was read: the old side of a diff. */
+  readonly before: PackageTree;
 }
 
 const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0);
@@ -43,5 +45,6 @@ export function planUpdate(root: string, before: PackageTree, after: PackageTree
     writes,
     removes: [...before.files.keys()].filter((p) => !after.files.has(p)).sort(),
     removeDirs: [...before.dirs].filter((d) => !after.dirs.has(d)).sort(byDepth).reverse(),
+    before,
   };
 }

@@ -18,11 +18,13 @@ export class PackageTree {
    * @param files every regular file
    * @param dirs every directory below the root (a directory may be empty)
    * @param links symbolic links: never followed, written or removed by an update
+   * @param ignored files and directories a `.krmignore` names (src/pkg/package-walk.ts): not read
    */
   constructor(
     readonly files: ReadonlyMap<string, TreeFile>,
     readonly dirs: ReadonlySet<string> = directoriesOf(files.keys()),
     readonly links: ReadonlySet<string> = new Set(),
+    readonly ignored: ReadonlySet<string> = new Set(),
   ) {}
 
   static empty(): PackageTree {
@@ -39,11 +41,8 @@ export class PackageTree {
   subtree(dir: string): PackageTree {
     if (dir === ROOT) return this;
     const pick = <T>(entries: Iterable<[string, T]>) => [...entries].filter(([p]) => p !== dir && isWithin(p, dir)).map(([p, v]) => [relativeTo(p, dir), v] as [string, T]);
-    return new PackageTree(
-      new Map(pick(this.files)),
-      new Set(pick([...this.dirs].map((d) => [d, d] as [string, string])).map(([d]) => d)),
-      new Set(pick([...this.links].map((l) => [l, l] as [string, string])).map(([l]) => l)),
-    );
+    const pickPaths = (paths: Iterable<string>) => new Set(pick([...paths].map((p) => [p, p] as [string, string])).map(([p]) => p));
+    return new PackageTree(new Map(pick(this.files)), pickPaths(this.dirs), pickPaths(this.links), pickPaths(this.ignored));
   }
 
   /** This tree with everything below `dir` replaced by `inner` (a tree rooted at `dir`). */
@@ -55,14 +54,13 @@ export class PackageTree {
     const dirs = new Set([...this.dirs].filter((d) => d === dir || !isWithin(d, dir)));
     dirs.add(dir);
     for (const d of inner.dirs) dirs.add(joinPath(dir, d));
-    const links = new Set([...this.links].filter((l) => !isWithin(l, dir)));
-    for (const l of inner.links) links.add(joinPath(dir, l));
-    return new PackageTree(files, dirs, links);
+    const paths = (outer: Iterable<string>, within: Iterable<string>) => new Set([...[...outer].filter((p) => !isWithin(p, dir)), ...[...within].map((p) => joinPath(dir, p))]);
+    return new PackageTree(files, dirs, paths(this.links, inner.links), paths(this.ignored, inner.ignored));
   }
 }
 
 /** The directories that hold the given files (what a git tree can express). */
-function directoriesOf(paths: Iterable<string>): Set<string> {
+export function directoriesOf(paths: Iterable<string>): Set<string> {
   const dirs = new Set<string>();
   for (const path of paths) {
     for (let dir = dirOf(path); dir !== ROOT && !dirs.has(dir); dir = dirOf(dir)) dirs.add(dir);

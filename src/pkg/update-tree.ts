@@ -1,7 +1,8 @@
 /**
  * One package updated in memory: local, origin and upstream trees in, the new local tree out.
  * Resources go through the function's merge (src/pkg/krm-merge.ts), every other file follows kpt's
- * non-KRM rule (src/pkg/non-krm.ts), both per package as the merge's package table decided.
+ * non-KRM rule (src/pkg/non-krm.ts), both per package as the merge's package table decided; symbolic
+ * links and `.krmignore`d paths are left out first (src/pkg/left-out.ts).
  * Nothing here touches the disk: the caller turns the new tree into a plan (src/pkg/plan.ts).
  */
 import type { MergeStrategy } from '../config/function-config';
@@ -10,6 +11,7 @@ import { encodeText } from '../krm/utf8';
 import type { MergeReport, UpstreamRecord } from '../merge';
 import { isKrmFileName } from './krm-files';
 import { mergeResources, readKrmVersions, type KrmMergeOptions } from './krm-merge';
+import { leaveOut } from './left-out';
 import { FileVersions, localFileChanges, nonKrmChanges, removesEmptyDirectory } from './non-krm';
 import { dirOf, ROOT } from './scopes';
 import { PackageTree, type TreeFile } from './tree';
@@ -28,12 +30,15 @@ export interface TreeUpdate {
 
 const DEFAULT_MODE = 0o644;
 
-export function updateTree(local: PackageTree, origin: PackageTree, upstream: PackageTree, options: TreeUpdateOptions): TreeUpdate {
+export function updateTree(localTree: PackageTree, originTree: PackageTree, upstreamTree: PackageTree, options: TreeUpdateOptions): TreeUpdate {
+  const left = leaveOut(localTree, originTree, upstreamTree);
+  if (hasError(left.results)) return { results: left.results };
+  const { local, origin, upstream } = left;
   const krm = readKrmVersions(local, origin, upstream);
   const versions = new FileVersions(local, origin, upstream, (path) => !isKrmFileName(path) || krm.plainYaml.has(path));
   const fileChanges = localFileChanges(versions);
   const merged = mergeResources(krm, options, { fileChanges, ...(options.record ? { record: options.record } : {}) });
-  if (hasError(merged.results) || !merged.report) return { results: merged.results };
+  if (hasError(merged.results) || !merged.report) return { results: [...left.results, ...merged.results] };
   const { strategy, packages } = merged.report;
 
   const files = new Map(local.files);
@@ -44,17 +49,9 @@ export function updateTree(local: PackageTree, origin: PackageTree, upstream: Pa
   const nonKrm = nonKrmChanges(versions, packages, strategy);
   for (const path of nonKrm.remove) files.delete(path);
   for (const [path, file] of nonKrm.write) files.set(path, file);
-  // A symbolic link is never written through: what the update would put at or below one is left out.
-  const results = [...merged.results];
-  const linked = (path: string) => [path, ...ancestors(path)].find((p) => local.links.has(p));
-  for (const path of [...files.keys()].sort()) {
-    const link = linked(path);
-    if (link === undefined || local.files.get(path) === files.get(path)) continue;
-    files.delete(path);
-    results.push({ severity: 'warning', message: `${link} is a symbolic link in the local package; the update leaves ${link === path ? 'it' : `${path} below it`} as it is` });
-  }
-  const createDirs = new Set([...nonKrm.createDirs].filter((dir) => linked(dir) === undefined));
-  return { results, report: merged.report, tree: assemble(versions, files, createDirs, packages, strategy) };
+  for (const [path, file] of left.untouched.files) files.set(path, file);
+  const tree = assemble(versions, files, new Set([...nonKrm.createDirs, ...left.untouched.dirs]), packages, strategy);
+  return { results: [...left.results, ...merged.results], report: merged.report, tree };
 }
 
 function ancestors(path: string): string[] {
@@ -67,9 +64,10 @@ function ancestors(path: string): string[] {
 function assemble(v: FileVersions, files: Map<string, TreeFile>, createDirs: ReadonlySet<string>, packages: MergeReport['packages'], strategy: MergeStrategy): PackageTree {
   const dirs = new Set([...v.local.dirs, ...createDirs]);
   const occupied = new Set<string>();
-  for (const path of [...files.keys(), ...v.local.links]) {
+  // What the update leaves out (src/pkg/left-out.ts) keeps its directories.
+  for (const path of [...files.keys(), ...v.local.links, ...v.local.ignored]) {
     for (const d of ancestors(path)) {
-      if (!v.local.links.has(d)) dirs.add(d);
+      dirs.add(d);
       occupied.add(d);
     }
   }
@@ -79,5 +77,5 @@ function assemble(v: FileVersions, files: Map<string, TreeFile>, createDirs: Rea
     if (!occupied.has(dir) && removesEmptyDirectory(v, packages, strategy, dir)) removed.add(dir);
     else for (let d = dirOf(dir); d !== ROOT; d = dirOf(d)) occupied.add(d);
   }
-  return new PackageTree(files, new Set([...dirs].filter((d) => !removed.has(d))), v.local.links);
+  return new PackageTree(files, new Set([...dirs].filter((d) => !removed.has(d))), v.local.links, v.local.ignored);
 }

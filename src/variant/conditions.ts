@@ -75,13 +75,21 @@ function applyConditions(kptfile: KrmResource, points: readonly InjectionPoint[]
 
   const conditions = ensureList(doc, ensureMap(doc, node, 'status'), 'conditions');
   const items = [...conditions.items];
+  // The first condition of each type, looked up once: a package has a condition per injection point.
+  const byType = new Map<string, YAMLMap>();
+  for (const item of items) {
+    const type = stringField(item, 'type');
+    if (type !== undefined && !byType.has(type)) byType.set(type, item);
+  }
   for (const point of points) {
     const wanted = conditionOf(point);
-    const existing = items.find((item) => stringField(item, 'type') === wanted.type);
+    const existing = byType.get(wanted.type);
     if (existing) {
       for (const field of ['status', 'message', 'reason'] as const) changed = setScalar(doc, existing, field, wanted[field]) || changed;
     } else {
-      items.push(doc.createNode(wanted) as YAMLMap);
+      const created = doc.createNode(wanted) as YAMLMap;
+      items.push(created);
+      byType.set(wanted.type, created);
     }
   }
   changed = setListItems(conditions, sortBy(items, 'type')) || changed;

@@ -1,12 +1,14 @@
 /**
  * Checks content before it is injected, against the schema of a CustomResourceDefinition among
- * the package items. Schemas are compiled with ajv at run time, only when a candidate is about to
- * be injected into a kind that has a CRD, so a run without one never loads the compiler.
+ * the package items, only when a candidate is about to be injected into a kind that has a CRD.
+ * Structural schemas are walked as they are (schema-subset.ts); a schema beyond that subset is
+ * compiled with ajv, which gives the same answers, so a run whose CRDs stay in the subset never
+ * loads the compiler.
  */
 import type Ajv from 'ajv';
-import type { ValidateFunction } from 'ajv';
 import { formatFieldPath } from '../config/validate';
 import type { KrmResource } from '../krm/resource';
+import { compileSubset, KUBERNETES_KEYWORDS, type SchemaCheck } from './schema-subset';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -17,35 +19,24 @@ interface CrdSpec {
   validation?: { openAPIV3Schema?: SchemaObject };
 }
 
-/** Kubernetes' extensions and OpenAPI annotations a structural schema may hold; they do not constrain values here. */
-const KUBERNETES_KEYWORDS = [
-  'x-kubernetes-embedded-resource',
-  'x-kubernetes-int-or-string',
-  'x-kubernetes-list-map-keys',
-  'x-kubernetes-list-type',
-  'x-kubernetes-map-type',
-  'x-kubernetes-preserve-unknown-fields',
-  'x-kubernetes-validations',
-  'example',
-  'externalDocs',
-];
-
 const MAX_LISTED_ERRORS = 3;
+
+/**
+ * The compiler, as this module configures it: formats are not checked (Kubernetes' int32, byte...
+ * are not JSON Schema's), and there is no meta-schema check (the API server has accepted the CRD,
+ * and compiling still fails on nonsense). Required here, not imported, so that it loads only when
+ * a schema beyond schema-subset.ts needs it.
+ */
+export function newCrdAjv(): Ajv {
+  const { default: AjvClass } = require('ajv') as typeof import('ajv');
+  const created = new AjvClass({ allErrors: true, validateSchema: false, validateFormats: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false });
+  created.addVocabulary(KUBERNETES_KEYWORDS);
+  return created;
+}
 
 let compiler: Ajv | undefined;
 
-function ajv(): Ajv {
-  if (!compiler) {
-    // Required here, not imported, so that the compiler loads only when a CRD schema is needed.
-    const { default: AjvClass } = require('ajv') as typeof import('ajv');
-    // Formats are not checked: Kubernetes' (int32, byte, ...) are not JSON Schema's.
-    // No meta-schema check: the API server has accepted the CRD, and compiling still fails on nonsense.
-    const created = new AjvClass({ allErrors: true, validateSchema: false, validateFormats: false, strictTypes: false, strictTuples: false, strictRequired: false, logger: false });
-    created.addVocabulary(KUBERNETES_KEYWORDS);
-    compiler = created;
-  }
-  return compiler;
-}
+const ajv = (): Ajv => (compiler ??= newCrdAjv());
 
 const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -83,9 +74,13 @@ function toJsonSchema(schema: unknown): unknown {
   return out;
 }
 
-function compile(schema: SchemaObject): ValidateFunction | Error {
+function compile(schema: SchemaObject): SchemaCheck | Error {
+  const jsonSchema = toJsonSchema(schema) as SchemaObject;
+  const walked = compileSubset(jsonSchema);
+  if (walked) return walked;
   try {
-    return ajv().compile(toJsonSchema(schema) as SchemaObject);
+    const validate = ajv().compile(jsonSchema);
+    return (value) => (validate(value) ? [] : (validate.errors ?? []).map(({ keyword, instancePath, params, message }) => ({ keyword, instancePath, params, message: message ?? 'is invalid' })));
   } catch (error) {
     return new Error(`its schema does not compile: ${(error as Error).message}`);
   }
@@ -97,7 +92,7 @@ function pointerSegments(instancePath: string): string[] {
 
 export class CrdSchemas {
   /** By group/Kind, version and field; null where the CRD has no schema for the field. */
-  private readonly validators = new Map<string, ValidateFunction | Error | null>();
+  private readonly validators = new Map<string, SchemaCheck | Error | null>();
   private index: Map<string, KrmResource> | undefined;
 
   constructor(private readonly items: readonly KrmResource[]) {}
@@ -112,10 +107,11 @@ export class CrdSchemas {
     const { crd, validator } = found;
     const what = `the schema of CustomResourceDefinition ${crd} (version ${version})`;
     if (validator instanceof Error) return `cannot be checked against ${what}: ${validator.message}`;
-    if (validator(value)) return undefined;
-    const errors = (validator.errors ?? []).map((error) => {
-      const extra = error.keyword === 'additionalProperties' ? [String((error.params as { additionalProperty?: unknown }).additionalProperty)] : [];
-      return `${formatFieldPath([field, ...pointerSegments(error.instancePath), ...extra])}: ${error.message ?? 'is invalid'}`;
+    const problems = validator(value);
+    if (problems.length === 0) return undefined;
+    const errors = problems.map((error) => {
+      const extra = error.keyword === 'additionalProperties' ? [String(error.params.additionalProperty)] : [];
+      return `${formatFieldPath([field, ...pointerSegments(error.instancePath), ...extra])}: ${error.message}`;
     });
     const listed = errors.slice(0, MAX_LISTED_ERRORS).join('; ');
     const more = errors.length > MAX_LISTED_ERRORS ? ` (and ${errors.length - MAX_LISTED_ERRORS} more)` : '';
@@ -135,7 +131,7 @@ export class CrdSchemas {
     return this.index;
   }
 
-  private validatorFor(group: string, version: string, kind: string, field: string): { crd: string; validator: ValidateFunction | Error } | undefined {
+  private validatorFor(group: string, version: string, kind: string, field: string): { crd: string; validator: SchemaCheck | Error } | undefined {
     const crd = this.crds().get(`${group}/${kind}`);
     if (!crd) return undefined;
     const key = `${group}/${kind}\n${version}\n${field}`;

@@ -3,6 +3,7 @@
  * editing, config injection with its conditions and readiness gates. Every step is checked before
  * any of them changes anything, so bad input leaves the package exactly as it came.
  */
+import { appendAll } from '../krm/append';
 import type { ConfigObject } from '../config/function-config';
 import type { ResourceList } from '../krm/resource-list';
 import { FunctionError } from '../krm/results';
@@ -25,5 +26,5 @@ export function applyPackageVariant(list: ResourceList, variant: ConfigObject, c
   const steps: Step[] = [planPackageContext(variant, items), planPipeline(variant, kptfile), injection, planConditions(kptfile, injection.points)];
   const errors = [...checkControllerFields(variant), ...steps.flatMap((step) => step.errors)];
   if (errors.length > 0) throw new FunctionError(errors);
-  for (const step of steps) list.results.push(...step.apply());
+  for (const step of steps) appendAll(list.results, step.apply());
 }

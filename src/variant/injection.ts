@@ -34,6 +34,7 @@ export interface InjectionStep extends Step {
 }
 
 const ANNOTATION_FIELD = `metadata.annotations["${CONFIG_INJECTION}"]`;
+const INJECTION_PATH = ['metadata', 'annotations', CONFIG_INJECTION];
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
@@ -115,7 +116,8 @@ function kptOwnObject(resource: KrmResource): string | undefined {
 
 function findPoints(items: readonly KrmResource[]): { resource: KrmResource; value: string }[] {
   return items
-    .filter((item) => item.isKrmObject && item.has(['metadata', 'annotations', CONFIG_INJECTION]))
+    // The annotation first: most items have none, and their identity need not be read.
+    .filter((item) => item.has(INJECTION_PATH) && item.isKrmObject)
     .map((resource) => ({ resource, value: resource.annotation(CONFIG_INJECTION) ?? '' }));
 }
 

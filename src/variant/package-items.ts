@@ -13,5 +13,6 @@ export function rootKptfiles(items: readonly KrmResource[]): KrmResource[] {
 }
 
 export function packageContexts(items: readonly KrmResource[]): KrmResource[] {
-  return items.filter((item) => item.apiVersion === 'v1' && item.kind === 'ConfigMap' && item.name === PACKAGE_CONTEXT_NAME && atRoot(item, PACKAGE_CONTEXT_FILE));
+  // The name first: it rules out every item but one, reading one field.
+  return items.filter((item) => item.name === PACKAGE_CONTEXT_NAME && item.apiVersion === 'v1' && item.kind === 'ConfigMap' && atRoot(item, PACKAGE_CONTEXT_FILE));
 }

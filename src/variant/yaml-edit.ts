@@ -20,6 +20,29 @@ export function toData(node: unknown, doc: Document): unknown {
   return node && typeof node === 'object' && 'toJS' in node ? (node as Node).toJS(doc) : node;
 }
 
+/** The key a map entry has as plain data, when it is a string (the only keys compared in place). */
+function stringKey(key: unknown): string | undefined {
+  if (typeof key === 'string') return key;
+  return isScalar(key) && typeof key.value === 'string' && !key.tag ? key.value : undefined;
+}
+
+/**
+ * Whether a node holds `value`, as sameData(toData(node), value) says, without making its data:
+ * maps with string keys, lists and scalars are compared in place; anything else goes through toData.
+ */
+export function sameNodeData(node: unknown, value: unknown, doc: Document): boolean {
+  if (isScalar(node) && !node.tag) return sameData(node.value, value);
+  if (isSeq(node) && !node.tag) return Array.isArray(value) && value.length === node.items.length && node.items.every((item, i) => sameNodeData(item, value[i], doc));
+  if (isMap(node) && !node.tag && node.items.every((pair) => stringKey(pair.key) !== undefined && pair.key !== '<<' && stringKey(pair.key) !== '<<')) {
+    if (!isPlainObject(value) || Object.keys(value).length !== node.items.length) return false;
+    return node.items.every((pair) => {
+      const key = stringKey(pair.key)!;
+      return Object.prototype.hasOwnProperty.call(value, key) && sameNodeData(pair.value, value[key], doc);
+    });
+  }
+  return sameData(toData(node, doc), value);
+}
+
 function keyOf(pair: { key: unknown }): string {
   return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 }
@@ -32,7 +55,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  */
 export function syncValue(doc: Document, map: YAMLMap, key: string, value: unknown): boolean {
   const existing = map.get(key, true) as Node | undefined;
-  if (existing !== undefined && sameData(toData(existing, doc), value)) return false;
+  if (existing !== undefined && sameNodeData(existing, value, doc)) return false;
   if (isMap(existing) && !existing.flow && isPlainObject(value)) {
     for (const pair of [...existing.items]) {
       const name = keyOf(pair);

@@ -95,8 +95,8 @@ describe('CEL expressions cannot hold a function runner', () => {
 describe('input beyond the documented limits is an error result, before memory runs out', () => {
   const configMap = (name: string, value: string) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${name}\n  data:\n    big: ${value}\n`;
 
-  it('more than 16 MiB: three versions of a 20 MB string to merge (a 50 MB one took 2.1 GB, a 200 MB one killed the process)', () => {
-    const big = `"${'a: b '.repeat(4 * 1024 * 1024)}"`;
+  it('more than 64 MiB: three versions of a 23 MB string to merge (a 50 MB one took 2.1 GB, a 200 MB one killed the process)', () => {
+    const big = `"${'a: b '.repeat(4.5 * 1024 * 1024)}"`;
     const tag = (source: string) => configMap('big', big).replace('  metadata:\n', `  metadata:\n    annotations:\n      config.kubernetes.io/merge-source: ${source}\n`);
     const out = fn(`${HEADER}${configMap('big', big)}${tag('original')}${tag('updated').replace('a: b', 'a: c')}`);
     expect(out.code).toBe(1);
@@ -104,15 +104,21 @@ describe('input beyond the documented limits is an error result, before memory r
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
       items: [],
-      results: [{ message: expect.stringMatching(/^the input is 62,914,9\d\d bytes; the function reads at most 16,777,216 bytes in 500,000 lines \(see "Safety" in the README\)$/), severity: 'error' }],
+      results: [{ message: expect.stringMatching(/^the input is 70,779,\d{3} bytes; the function reads at most 67,108,864 bytes in 2,500,000 lines and flow entries \(see "Safety" in the README\)$/), severity: 'error' }],
     });
-    expect(out.stderr).toMatch(/^package-variant: the input is 62,914,9\d\d bytes; [^\n]*\n$/);
+    expect(out.stderr).toMatch(/^package-variant: the input is 70,779,\d{3} bytes; [^\n]*\n$/);
   });
 
-  it('more than 500,000 lines, however short', () => {
-    const out = fn(`${HEADER}${'- a: 1\n'.repeat(600_000)}`);
+  it('more than 2,500,000 lines, however short', () => {
+    const out = fn(`${HEADER}${'- a: 1\n'.repeat(2_600_000)}`);
     expect(out.code).toBe(1);
-    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 600,003 lines; /), severity: 'error' }]);
+    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 2,600,003 lines and flow entries; /), severity: 'error' }]);
+  });
+
+  it('more than 2,500,000 flow entries, on one line (a list of two-character strings took 2 GB)', () => {
+    const out = fn(`${HEADER}- data: [${'ab, '.repeat(2_600_000)}ab]\n`);
+    expect(out.code).toBe(1);
+    expect(out.list.results).toEqual([{ message: expect.stringMatching(/^the input is 2,600,00\d lines and flow entries; /), severity: 'error' }]);
   });
 
   it('a string of more than 4 MiB: the error names the item and the field, and the items come back as they were', () => {

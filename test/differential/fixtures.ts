@@ -1,10 +1,14 @@
 /**
  * The differential fixtures (test/fixtures/differential/case-NNN.yaml, written by
- * scripts/gen-differential-fixtures.mjs): three packages and what real `kpt pkg update` made of them.
+ * scripts/gen-differential-fixtures.mjs, and rule-N-*.yaml, by scripts/gen-rule-fixtures.mjs): three
+ * packages and what real `kpt pkg update` made of them. The rule fixtures that are real upgrades hold
+ * a recipe instead of the packages, rebuilt here from the mirror of the repository they come from.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Document, isMap, parse, parseAllDocuments, type Node, type YAMLSeq } from 'yaml';
+import { mirrorRoot } from '../../scripts/lib/git-trees.cjs';
+import { missingMirror, rebuildMirroredCase, type MirroredRuleCase } from '../../scripts/lib/mirrored-rule-fixture.cjs';
 import { parseYaml } from '../../src/krm/yaml-format';
 import { REPO_ROOT } from '../helpers';
 
@@ -38,14 +42,44 @@ export interface Fixture {
   kpt: KptOutcome;
 }
 
+/** A rule fixture that cannot be rebuilt here: the mirror its recipe reads is not under MIRRORS. */
+export interface UnbuiltFixture {
+  file: string;
+  mirror: string;
+}
+
+/** Where the mirrors of public repositories are: $PV_MIRROR_DIR, else /work/.mirror. */
+export const MIRRORS = mirrorRoot();
+
+/** A fixture as its file holds it: the packages, or a real upgrade's recipe (scripts/lib/mirrored-rule-fixture.cjs). */
+type Recorded = (Omit<Fixture, 'file'> & { mirrored?: undefined }) | (MirroredRuleCase & Pick<Fixture, 'strategy' | 'ops'> & { rule: number; title: string });
+
+/** Every fixture that can be read here, and the mirrored ones whose mirror is absent. */
+export function loadFixtureSet(dir = FIXTURE_DIR): { fixtures: Fixture[]; unbuilt: UnbuiltFixture[] } {
+  const fixtures: Fixture[] = [];
+  const unbuilt: UnbuiltFixture[] = [];
+  const files = readdirSync(dir).filter((f) => /^(case-\d+|rule-\d+-[\w.-]+)\.yaml$/.test(f));
+  for (const file of files.sort()) {
+    const data = parse(readFileSync(join(dir, file), 'utf8'), { maxAliasCount: -1 }) as Recorded;
+    if (data.mirrored === undefined) {
+      fixtures.push({ file, ...data, ops: data.ops ?? [], origin: data.origin ?? {}, upstream: data.upstream ?? {}, local: data.local ?? {} });
+      continue;
+    }
+    const mirror = missingMirror(data, MIRRORS);
+    if (mirror) unbuilt.push({ file, mirror });
+    else fixtures.push({ file, rule: data.rule, title: data.title, strategy: data.strategy, ops: data.ops ?? [], ...rebuildMirroredCase(data, MIRRORS) });
+  }
+  return { fixtures, unbuilt };
+}
+
 export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
-  return readdirSync(dir)
-    .filter((f) => /^(case-\d+|rule-\d+-[\w.-]+)\.yaml$/.test(f))
-    .sort()
-    .map((file) => {
-      const data = parse(readFileSync(join(dir, file), 'utf8'), { maxAliasCount: -1 }) as Omit<Fixture, 'file'>;
-      return { file, ...data, ops: data.ops ?? [], origin: data.origin ?? {}, upstream: data.upstream ?? {}, local: data.local ?? {} };
-    });
+  return loadFixtureSet(dir).fixtures;
+}
+
+/** The one line a suite prints when it leaves out fixtures whose mirror is absent. */
+export function unbuiltNotice(unbuilt: readonly UnbuiltFixture[]): string {
+  const mirrors = [...new Set(unbuilt.map((u) => u.mirror))].sort();
+  return `skipped ${unbuilt.map((u) => u.file).join(', ')}: mirror ${mirrors.join(', ')} not under ${MIRRORS} (set PV_MIRROR_DIR; see test/fixtures/real-history/README.md to clone it)`;
 }
 
 export function writeTree(dir: string, files: Files): void {

@@ -57,6 +57,14 @@ describe('scalars', () => {
     const { items } = merge1(cm('  a: "1"\n  b: x\n'), cm('  a: 1\n  b: "x"\n'), cm('  a: "1"\n  b: x\n'));
     expect(items[0]!.data).toEqual({ a: 1, b: 'x' });
   });
+
+  it('tells integers past 2^53 apart by their digits, though they read as one float', () => {
+    const obj = (id: string) => `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  id: ${id}\n`;
+    const taken = merge1(obj('12345678901234567890'), obj('12345678901234567891'), obj('12345678901234567890'));
+    expect(taken.output).toMatch(/\n {4}id: 12345678901234567891\n/);
+    const conflict = merge1(obj('12345678901234567890'), obj('12345678901234567891'), obj('12345678901234567892'));
+    expect(conflict.messages.filter((m) => m.startsWith('merge conflict'))).toHaveLength(1);
+  });
 });
 
 describe('maps', () => {

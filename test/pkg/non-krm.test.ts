@@ -108,24 +108,6 @@ describe('non-KRM files by kpt rule', () => {
   });
 });
 
-describe('symbolic links', () => {
-  it('are never written through, removed or followed', () => {
-    const links = new Set(['shared.yaml', 'docs/LINK.md', 'vendor']);
-    const local = tree({ ...ROOT });
-    const withLinks = new PackageTree(local.files, local.dirs, links);
-    const upstream = tree({ ...ROOT, 'shared.yaml': configMap('shared', { v: '1' }), 'docs/LINK.md': 'upstream\n', 'vendor/lib/x.md': 'x\n' });
-    const result = updateTree(withLinks, tree(ROOT), upstream, {});
-    expect([...result.tree!.files.keys()].sort()).toEqual(['Kptfile', 'cm.yaml']);
-    expect([...result.tree!.dirs].sort()).toEqual(['docs']);
-    expect(result.tree!.links).toEqual(links);
-    expect(result.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
-      'docs/LINK.md is a symbolic link in the local package; the update leaves it as it is',
-      'shared.yaml is a symbolic link in the local package; the update leaves it as it is',
-      'vendor is a symbolic link in the local package; the update leaves vendor/lib/x.md below it as it is',
-    ]);
-  });
-});
-
 describe('an upstream package that is only files', () => {
   it('updates its files when no resource changed and upstream has no Kptfile', () => {
     const result = updateTree(tree({ Kptfile: kptfile('pkg'), 'README.md': 'v1\n' }), tree({ 'README.md': 'v1\n' }), tree({ 'README.md': 'v2\n' }), {});

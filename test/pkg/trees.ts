@@ -1,5 +1,6 @@
 /** Package trees for tests, written as path -> text (or bytes); `mode` marks executables. */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PackageTree, type TreeFile } from '../../src/pkg/tree';
 
@@ -31,3 +32,13 @@ export const configMap = (name: string, data: Record<string, string>) =>
     .join('')}`;
 
 export const text = (t: PackageTree | undefined, path: string) => t?.files.get(path)?.bytes.toString('utf8');
+
+/** origin/, local/ and upstream/ in a new directory: a Kptfile and a ConfigMap whose value upstream changes from 1 to 2. */
+export function oneChangeUpdate(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const base = { Kptfile: kptfile('pkg'), 'cm.yaml': configMap('cm', { v: '1' }) };
+  writeFiles(join(dir, 'origin'), base);
+  writeFiles(join(dir, 'local'), base);
+  writeFiles(join(dir, 'upstream'), { ...base, 'cm.yaml': configMap('cm', { v: '2' }) });
+  return dir;
+}

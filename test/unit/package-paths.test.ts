@@ -1,5 +1,8 @@
 /** Items stay inside their package (src/krm/package-paths.ts): through the whole function. */
-import { escapeOf } from '../../src/krm/package-paths';
+import { posix } from 'node:path';
+import fc from 'fast-check';
+import { escapeOf, escapingPaths, noEscapeInText } from '../../src/krm/package-paths';
+import { parseResourceList } from '../../src/krm/resource-list';
 import { resourceList, runFunction } from '../helpers';
 import { tagged } from '../merge/merge-helpers';
 
@@ -19,6 +22,44 @@ describe('a path that leaves the package', () => {
 
   it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile'])('%s stays inside', (path) => {
     expect(escapeOf(path)).toBeUndefined();
+  });
+
+  it('is found in any path built of the characters that matter, as normalising it says', () => {
+    const leaves = (path: string) => {
+      if (posix.isAbsolute(path)) return true;
+      const normal = posix.normalize(path);
+      return normal === '..' || normal.startsWith('../') || normal.split('/').includes('.git');
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '/', '.', '..', '.git', 'git', './', '../'), { maxLength: 6 }), (parts) => {
+        const path = parts.join('');
+        expect({ path, leaves: escapeOf(path) !== undefined }).toEqual({ path, leaves: leaves(path) });
+      }),
+      { seed: 20261124, numRuns: 5000 },
+    );
+  });
+});
+
+describe('an input whose text shows no path outside the package', () => {
+  it('holds none in the items read as plain data, however the paths are written', () => {
+    const value = fc.constantFrom('a.yaml', '../evil.yaml', '/etc/x.yaml', 'sub/../../x.yaml', '.git/config', 'a/.git/b.yaml', 'a..b/c.yaml', 'x.git/y.yaml', '..', 'sub/..');
+    const written = fc.constantFrom((v: string) => v, (v: string) => `'${v}'`, (v: string) => `"${v}"`);
+    const key = fc.constantFrom('config.kubernetes.io/path', 'internal.config.kubernetes.io/path', '"config.kubernetes.io/path"');
+    const item = fc.tuple(key, value, written, fc.boolean()).map(([k, v, w, flow]) =>
+      flow ? `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {${k}: ${w(v)}}}\n` : `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    ${k}: ${w(v)}\n`,
+    );
+    let clean = 0;
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 3 }), (items) => {
+        const text = resourceList(items);
+        if (!noEscapeInText(text)) return;
+        clean += 1;
+        const plain = parseResourceList(text).items.filter((resource) => !resource.hasTree);
+        expect(escapingPaths(plain)).toEqual([]);
+      }),
+      { seed: 20261124, numRuns: 2000 },
+    );
+    expect(clean).toBeGreaterThan(100);
   });
 });
 

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { splitItems } from '../../src/krm/item-chunks';
 import { parseResourceList, serializeResourceList } from '../../src/krm/resource-list';
 import { KrmResource } from '../../src/krm/resource';
 import { FunctionError } from '../../src/krm/results';
@@ -118,6 +119,22 @@ describe('ResourceList output', () => {
     expect(parse(serializeResourceList(list)).items).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }]);
   });
 
+  it.each([
+    ['with a functionConfig', resourceList([], 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: x}')],
+    ['with a comment after it', 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [] # none\n'],
+  ])('reads `items: []` %s as the whole-document parse does, and adds to it the same way', (_name, text) => {
+    const outputs = [true, false].map((byItem) => {
+      const list = parseResourceList(text, { byItem });
+      expect(list.items).toEqual([]);
+      const unchanged = serializeResourceList(list);
+      list.items.push(KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'new' } }), KrmResource.fromData({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }));
+      return [unchanged, serializeResourceList(list)];
+    });
+    expect(outputs[0]).toEqual(outputs[1]);
+    expect(outputs[0]![0]).toBe(text);
+    expect(splitItems(text)?.chunks).toEqual([]);
+  });
+
   it('writes results in spec form, after any results already present', () => {
     const input = `${resourceList([configMap('a')])}results:\n- message: earlier\n  severity: info\n`;
     const outcome = runKrmFunction(input, (list) => {
@@ -161,3 +178,23 @@ describe('ResourceList output', () => {
 function v1(): string {
   return 'v1';
 }
+
+describe('lists larger than a call takes arguments', () => {
+  const many = 150_000;
+  const configMaps = (path: string) => Array.from({ length: many }, (_, i) => KrmResource.fromData({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, annotations: { 'config.kubernetes.io/path': path } } }));
+
+  it('are written with every new item', () => {
+    const list = parseResourceList(resourceList([configMap('a')]));
+    list.items = [...list.items, ...configMaps('cm.yaml')];
+    const output = serializeResourceList(list);
+    expect(output.split('\n- apiVersion: v1\n').length).toBe(many + 2);
+  });
+
+  it('end with a result for every item outside the package', () => {
+    const outcome = runKrmFunction(resourceList([configMap('a')]), (list) => {
+      list.items = [...list.items, ...configMaps('../out.yaml')];
+    });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.output.split('is outside the package').length).toBe(many + 1);
+  });
+});

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
-import { readSimpleBlockMap } from '../../src/krm/simple-block-read';
+import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
+import { MAX_MAP_KEYS, readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/krm/simple-block-read';
 import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
 import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
@@ -167,6 +168,85 @@ describe('reading simple block YAML', () => {
   });
 });
 
+describe('reading an item in place, from its range of the list', () => {
+  /** A ResourceList whose items are these documents, at column `indent` (0: compact, 2: wide). */
+  function listOf(documents: readonly string[], indent: number): string {
+    const pad = ' '.repeat(indent);
+    const items = documents.map((document) =>
+      document
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line, i) => (i === 0 ? `${pad}- ${line}` : line === '' ? '' : `${pad}  ${line}`))
+        .join('\n'),
+    );
+    return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('\n')}\n`;
+  }
+
+  const readInPlace = (text: string) => splitItems(text)?.chunks.map((chunk) => ({ text: chunk.text, data: readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent) }));
+
+  it('gives each corpus item what reading its text alone gives', () => {
+    let read = 0;
+    for (const { text } of corpusFiles(join(REPO_ROOT, 'test/corpus/resource-lists'))) {
+      for (const chunk of readInPlace(text) ?? []) {
+        expect(chunk.data).toEqual(readSimpleBlockMap(chunk.text));
+        if (chunk.data !== undefined) read += 1;
+      }
+    }
+    expect(read).toBeGreaterThan(10);
+  });
+
+  // Documents a line scan can split into items: no anchors, tags, tabs or document markers.
+  const sample = corpusDocuments.filter((d) => !/^\s*(#|$)/.test(d) && !BEYOND_LINE_SCAN.test(d)).slice(0, 300);
+
+  it.each([0, 2])('reads each document of the corpus, written as an item at column %i, as yaml reads the document', (indent) => {
+    const chunks = readInPlace(listOf(sample, indent))!;
+    expect(chunks).toHaveLength(sample.length);
+    const read = chunks.filter((chunk, i) => chunk.data !== undefined && expect(chunk.data).toEqual(yamlRead(sample[i]!)) === undefined);
+    expect(read.length).toBeGreaterThan(sample.length * 0.8);
+  });
+
+  it('gives what yaml gives for the item, compact or indented, for documents and damaged documents', () => {
+    const damage = fc.record({ at: fc.nat(), edit: fc.constantFrom(' ', '\n', '- ', ': ', '#', "'", '{', '|', '  ', '\u00a0', '---', '%'), cut: fc.nat({ max: 2 }) });
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...sample), { minLength: 1, maxLength: 3 }), damage, fc.constantFrom(0, 2), (documents, { at, edit, cut }, indent) => {
+        const first = documents[0]!;
+        const position = at % first.length;
+        const damaged = [first.slice(0, position) + edit + first.slice(position + cut), ...documents.slice(1)];
+        const chunks = readInPlace(listOf(damaged, indent));
+        if (!chunks) return;
+        for (const chunk of chunks) {
+          expect(chunk.data).toEqual(readSimpleBlockMap(chunk.text));
+          if (chunk.data === undefined) continue;
+          accepted += 1;
+          expect(chunk.data).toEqual(yamlRead(chunk.text));
+        }
+      }),
+      { seed: SEED, numRuns: 1500 },
+    );
+    expect(accepted).toBeGreaterThan(1000);
+  });
+});
+
+describe('reading a document without some of its lines (a list without its items), in place', () => {
+  it('gives what reading the text left over gives, for any run of whole lines cut from corpus documents', () => {
+    const lineStarts = (text: string) => [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+    let read = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...corpusDocuments.slice(0, 300)), fc.nat(), fc.nat(), (text, a, b) => {
+        const starts = lineStarts(text);
+        const [from, to] = [starts[a % starts.length]!, starts[b % starts.length]!].sort((x, y) => x - y) as [number, number];
+        const left = text.slice(0, from) + text.slice(to);
+        const data = readSimpleBlockWithout(text, from, to);
+        expect(data).toEqual(readSimpleBlockMap(left));
+        if (data !== undefined) read += 1;
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+    expect(read).toBeGreaterThan(500);
+  });
+});
+
 describe('writing simple block YAML', () => {
   const render = (data: Record<string, unknown>) => renderNode(newDocument().createNode(data));
 
@@ -214,13 +294,15 @@ describe('writing simple block YAML', () => {
     ['strings YAML 1.1 or 1.2 read as other types', { a: 'y', b: '7', c: '' }, 'a: "y"\nb: "7"\nc: ""'],
     ['strings that cannot be plain', { a: 'x: y', b: '- x', c: "'x'", d: 'a #b' }, 'a: "x: y"\nb: "- x"\nc: "\'x\'"\nd: "a #b"'],
     ['strings that can be plain, odd as they look', { a: "it's", b: 'a, b', c: 'x:y', d: 'a#b' }, "a: it's\nb: a, b\nc: x:y\nd: a#b"],
+    ['strings with double quotes, plain or in single quotes', { a: 'say "hi"', b: 'x: "y"', c: 'context: set a="1", b="2"' }, 'a: say "hi"\nb: \'x: "y"\'\nc: \'context: set a="1", b="2"\''],
   ])('writes %s as yaml does', (_name, value, expected) => {
     expect(writeSimpleBlockMap(value)).toBe(expected);
     expect(render(value)).toBe(expected);
   });
 
   it.each([
-    ['a string with a double quote', { a: 'q"x' }],
+    ['a string to quote with both kinds of quote in it', { a: 'it\'s "q": x' }],
+    ['a string to quote with a backslash and no double quote', { a: 'a: \\x' }],
     ['a string over two lines', { a: 'x\ny' }],
     ['a string beyond ASCII', { a: 'é' }],
     ['a float', { a: 1.5 }],
@@ -229,5 +311,15 @@ describe('writing simple block YAML', () => {
     ['a key that needs quotes', { 'a b': 1 }],
   ])('leaves %s to yaml', (_name, value) => {
     expect(writeSimpleBlockMap(value)).toBeUndefined();
+  });
+});
+
+describe('the bound on keys', () => {
+  it('leaves a map of more keys than a KRM object has to the parser, block or flow', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
+    expect(readSimpleBlockMap(`data:\n${keys(MAX_MAP_KEYS).map((k) => `  ${k}: v\n`).join('')}`)).toBeDefined();
+    expect(readSimpleBlockMap(`data:\n${keys(MAX_MAP_KEYS + 1).map((k) => `  ${k}: v\n`).join('')}`)).toBeUndefined();
+    expect(readSimpleBlockMap(`data: {${keys(MAX_MAP_KEYS).map((k) => `${k}: v`).join(', ')}}\n`)).toBeDefined();
+    expect(readSimpleBlockMap(`data: {${keys(MAX_MAP_KEYS + 1).map((k) => `${k}: v`).join(', ')}}\n`)).toBeUndefined();
   });
 });

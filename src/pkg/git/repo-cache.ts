@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { PackageTree, type TreeFile } from '../tree';
+import { ReadBudget } from '../read-limits';
+import { directoriesOf, PackageTree, type TreeFile } from '../tree';
 import { git, GitError, gitQuery, type GitRun } from './run-git';
 
 /** Where fetched repositories are kept: $PACKAGE_VARIANT_CACHE_DIR, else the XDG cache directory. */
@@ -123,23 +124,35 @@ export class GitSource {
   /** The files below each `directory` at its `commit`, read from git's objects (one `cat-file` for all). */
   readTrees(versions: readonly { readonly commit: string; readonly directory: string | undefined }[]): PackageTree[] {
     const listings = versions.map(({ commit, directory }) => this.listTree(commit, directory));
-    const blobs = readBlobs(listings.flatMap((entries) => entries.map((e) => e.object)), this.run);
-    return listings.map((entries) => new PackageTree(new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]))));
+    const blobs = readBlobs(listings.flatMap(({ entries }) => entries.map((e) => e.object)), this.run);
+    return listings.map(({ entries, links }) => {
+      const files = new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]));
+      return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links));
+    });
   }
 
-  private listTree(commit: string, directory: string | undefined): { path: string; mode: number; object: string }[] {
+  /** The blobs below `directory` (within the read bounds), and its symbolic links, which are never followed. */
+  private listTree(commit: string, directory: string | undefined): { entries: { path: string; mode: number; object: string }[]; links: string[] } {
     const dir = repoDirectory(directory);
-    const listing = git(['ls-tree', '-r', '-z', commit, ...(dir ? ['--', dir] : [])], this.run).toString('utf8');
+    const listing = git(['ls-tree', '-r', '-l', '-z', commit, ...(dir ? ['--', dir] : [])], this.run).toString('utf8');
     const entries: { path: string; mode: number; object: string }[] = [];
+    const links: string[] = [];
+    const budget = new ReadBudget((path, problem) => new GitError(`${path} of ${this.repo} at ${commit} ${problem}`, true));
     for (const record of listing.split('\0')) {
-      const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(record);
-      if (!match || match[2] !== 'blob' || match[1] === '120000') continue;
-      const path = match[4]!;
-      if (dir && !path.startsWith(`${dir}/`)) continue;
-      entries.push({ path: dir ? path.slice(dir.length + 1) : path, mode: match[1] === '100755' ? 0o755 : 0o644, object: match[3]! });
+      const match = /^(\d+) (\w+) ([0-9a-f]+) +(\S+)\t(.*)$/s.exec(record);
+      if (!match || match[2] !== 'blob') continue;
+      const full = match[5]!;
+      if (dir && !full.startsWith(`${dir}/`)) continue;
+      const path = dir ? full.slice(dir.length + 1) : full;
+      if (match[1] === '120000') {
+        links.push(path);
+        continue;
+      }
+      budget.spend(path, Number(match[4]));
+      entries.push({ path, mode: match[1] === '100755' ? 0o755 : 0o644, object: match[3]! });
     }
     if (entries.length === 0) throw new GitError(`${this.repo} has no directory "${directory ?? '/'}" at ${commit}`, true);
-    return entries;
+    return { entries, links };
   }
 }
 

@@ -1,0 +1,47 @@
+/**
+ * An update of a package on disk as one step, around the part that computes it (directory or git
+ * mode): take the package's lock, deal with what an interrupted earlier update left, compute the
+ * plan from the package as it is now, write it safely (src/pkg/plan-writer.ts), release the lock.
+ * A dry run takes no lock and writes nothing: it only computes the plan.
+ */
+import { join } from 'node:path';
+import { assertDirectory } from './disk-tree';
+import { executePlan } from './plan-writer';
+import { diskOps, type FileOps } from './safe-write/file-ops';
+import { checkNotLocked, lockPackage } from './safe-write/lock';
+import { RecoveryError, recoverInterrupted } from './safe-write/recovery';
+import { COMMITTED_FILE, JOURNAL_FILE } from './safe-write/reserved';
+import type { UpdateOutcome } from './update';
+
+export interface WriteOptions {
+  /** Compute the plan and write nothing. */
+  readonly dryRun?: boolean;
+  /** The writer's file operations (tests make them fail). */
+  readonly ops?: FileOps;
+  /** Told, as it happens, what the run does besides the update (a stale lock taken over, an interrupted update undone) or leaves to the next run. */
+  readonly notify?: (notice: string) => void;
+}
+
+export function runLockedUpdate(root: string, options: WriteOptions, compute: () => UpdateOutcome): UpdateOutcome {
+  assertDirectory(root);
+  const ops = options.ops ?? diskOps;
+  if (options.dryRun) {
+    checkNotLocked(root);
+    for (const file of [JOURNAL_FILE, COMMITTED_FILE]) {
+      if (ops.kind(join(root, file)) !== 'missing') throw new RecoveryError(`an interrupted update left ${join(root, file)}: run package-variant update without --dry-run to deal with it first`);
+    }
+    return compute();
+  }
+  const notify = options.notify ?? (() => undefined);
+  const lock = lockPackage(root);
+  try {
+    lock.notices.forEach(notify);
+    recoverInterrupted(ops, root).forEach(notify);
+    const outcome = compute();
+    if (!outcome.plan) return outcome;
+    for (const leftover of executePlan(outcome.plan, ops).warnings) notify(`the update is complete, but ${leftover}; the next update removes what is left`);
+    return outcome;
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The names the update gives its own files inside a package: the lock and the journal at its root,
+ * and, beside each file it replaces, the new content before it is renamed into place and the old
+ * content kept until the update is complete. Readers skip them: they are never part of a package.
+ */
+import { joinPath } from '../scopes';
+
+const PREFIX = '.package-variant';
+
+export const LOCK_FILE = `${PREFIX}.lock`;
+/** An update under way: undone by the next run if the process died. */
+export const JOURNAL_FILE = `${PREFIX}.journal`;
+/** An update complete but for removing the old contents: finished by the next run. */
+export const COMMITTED_FILE = `${PREFIX}.committed`;
+/** The journal being written, before it is renamed to JOURNAL_FILE. */
+export const JOURNAL_DRAFT = `${PREFIX}.journal-draft`;
+
+export function isReservedName(name: string): boolean {
+  return name.startsWith(`${PREFIX}.`) || name.startsWith(`${PREFIX}-`);
+}
+
+/** Where the new content of the `index`th file of run `run` waits, beside it (`dir` relative to the package). */
+export function stagedPath(dir: string, run: string, index: number): string {
+  return joinPath(dir, `${PREFIX}-${run}-${index}.new`);
+}
+
+/** Where the old content of the `index`th file of run `run` is kept until the update is complete. */
+export function keptPath(dir: string, run: string, index: number): string {
+  return joinPath(dir, `${PREFIX}-${run}-${index}.old`);
+}

@@ -1,0 +1,67 @@
+/**
+ * The bounds on what `update` reads (src/pkg/read-limits.ts): a file too large is an error naming it
+ * and the bound, before it is read, and nothing is written; listed in `.krmignore`, it is not read
+ * at all.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_FILE_BYTES, MAX_PACKAGE_BYTES, MAX_RESOURCE_BYTES, ReadBudget } from '../../src/pkg/read-limits';
+import { REPO_ROOT } from '../helpers';
+import { configMap, oneChangeUpdate } from './trees';
+
+let dir: string;
+beforeEach(() => {
+  dir = oneChangeUpdate('pv-limits-');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli() {
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'dist/main.js'), 'update', join(dir, 'local'), '--origin', join(dir, 'origin'), '--upstream', join(dir, 'upstream')], { encoding: 'utf8' });
+  return { code: run.status, stderr: run.stderr };
+}
+
+const MiB = 1024 * 1024;
+
+describe('what update reads is bounded', () => {
+  it('resource files over 16 MiB in a package are an error naming the file that goes past; nothing is written', () => {
+    const resource = (name: string, mib: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  x: "${'x'.repeat(mib * MiB)}"\n`;
+    writeFileSync(join(dir, 'local', 'a.yaml'), resource('a', 9));
+    writeFileSync(join(dir, 'local', 'b.yaml'), resource('b', 9));
+    const run = cli();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `package-variant update: ${join(dir, 'local', 'b.yaml')} takes the resource files past 16.0 MiB: update reads up to 16.0 MiB of resource files (Kptfile, *.yaml, *.yml) in a package, the most the function takes; list it in .krmignore to leave it out of the update\npackage-variant update: nothing was written\n`,
+    );
+    expect(readFileSync(join(dir, 'local', 'cm.yaml'), 'utf8')).toBe(configMap('cm', { v: '1' }));
+  });
+
+  it('any other file over 256 MiB is an error before it is read (a sparse file: no memory is spent on it)', () => {
+    const blob = join(dir, 'upstream', 'disk.img');
+    writeFileSync(blob, '');
+    truncateSync(blob, 300 * MiB);
+    const run = cli();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/disk\.img is 300\.0 MiB: update reads a file of up to 256\.0 MiB; list it in \.krmignore/);
+  });
+
+  it('listed in .krmignore, neither is read, and the update goes ahead', () => {
+    writeFileSync(join(dir, 'local', 'big.yaml'), `x: ${'x'.repeat(17 * MiB)}\n`);
+    writeFileSync(join(dir, 'local', 'disk.img'), '');
+    truncateSync(join(dir, 'local', 'disk.img'), 300 * MiB);
+    writeFileSync(join(dir, 'local', '.krmignore'), 'big.yaml\n*.img\n');
+    const run = cli();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, 'local', 'cm.yaml'), 'utf8')).toBe(configMap('cm', { v: '2' }));
+  });
+
+  it('resource files are read up to 16 MiB, and all files up to 1 GiB, in one version', () => {
+    const budget = new ReadBudget((path, problem) => new Error(`${path} ${problem}`));
+    budget.spend('a.yaml', MAX_RESOURCE_BYTES);
+    expect(() => budget.spend('b.yaml', 1)).toThrow('b.yaml takes the resource files past 16.0 MiB');
+    const all = new ReadBudget((path, problem) => new Error(`${path} ${problem}`));
+    for (let i = 0; i < MAX_PACKAGE_BYTES / MAX_FILE_BYTES; i += 1) all.spend(`blob-${i}`, MAX_FILE_BYTES);
+    expect(() => all.spend('last.bin', 1)).toThrow('last.bin takes the package past 1024.0 MiB, the most update reads of one version');
+  });
+});
