@@ -68,6 +68,9 @@ function exactInteger(node: Node | null | undefined): bigint | undefined {
   }
 }
 
+/** Two scalars' values, big integers by their digits. */
+const sameScalarNode = (a: Node | null | undefined, b: Node | null | undefined): boolean => sameScalar(scalarValue(a), scalarValue(b)) && exactInteger(a) === exactInteger(b);
+
 /**
  * How two values compare where the schema knows more than their data. Every part is optional; an
  * absent part compares plainly.
@@ -126,7 +129,7 @@ let IDENTICAL = new WeakMap<Node, WeakMap<Node, boolean>>();
 function identical(a: Node | null | undefined, b: Node | null | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || !sameOwnComments(a, b)) return false;
-  if (isScalar(a)) return isScalar(b) && sameScalar(a.value, b.value);
+  if (isScalar(a)) return isScalar(b) && sameScalarNode(a, b);
   if (!isCollection(a) || !isCollection(b)) return false;
   let row = IDENTICAL.get(a);
   const known = row?.get(b);
@@ -170,7 +173,7 @@ function compare(a: Node | null | undefined, b: Node | null | undefined, compari
     case 'null':
       return true;
     case 'scalar':
-      return sameScalar(scalarValue(a), scalarValue(b)) && exactInteger(a) === exactInteger(b);
+      return sameScalarNode(a, b);
     case 'seq': {
       const left = seqItems(a as Node);
       const right = seqItems(b as Node);
