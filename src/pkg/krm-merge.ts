@@ -66,6 +66,8 @@ const OUR_ANNOTATIONS = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX, MERGE_SOURCE];
 
 /** Package metadata, which the merge always needs. */
 const KPTFILE_KIND = /^kind:\s*["']?Kptfile["']?\s*$/m;
+/** A multi-line pattern walks every line; the word alone rules most documents out. */
+const holdsKptfile = (text: string): boolean => text.includes('Kptfile') && KPTFILE_KIND.test(text);
 const CRD_KIND = /^kind:\s*["']?CustomResourceDefinition["']?\s*$/m;
 
 /**
@@ -73,7 +75,7 @@ const CRD_KIND = /^kind:\s*["']?CustomResourceDefinition["']?\s*$/m;
  * `group/kind`), or one whose definition a line scan cannot read.
  */
 function neededSchema(doc: PackageDocument, kinds: ReadonlySet<string>): boolean {
-  if (!CRD_KIND.test(doc.text)) return false;
+  if (!doc.text.includes('CustomResourceDefinition') || !CRD_KIND.test(doc.text)) return false;
   const defined = scanDefinedKind(doc.text);
   return defined === undefined || kinds.has(`${defined.group}/${defined.kind}`);
 }
@@ -169,7 +171,7 @@ class MergeSide {
 
   /** In a file whose text the other version does not share, or a Kptfile. */
   changed(doc: PackageDocument): boolean {
-    return this.other.files.get(doc.path) !== this.own.files.get(doc.path) || KPTFILE_KIND.test(doc.text);
+    return this.other.files.get(doc.path) !== this.own.files.get(doc.path) || holdsKptfile(doc.text);
   }
 
   /** The documents `wanted` picks that hold a resource, parsed and tagged, in file order. */
@@ -263,7 +265,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
       const needed =
         !leaveOut ||
         !scanned ||
-        KPTFILE_KIND.test(doc.text) ||
+        holdsKptfile(doc.text) ||
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
