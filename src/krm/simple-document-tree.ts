@@ -576,9 +576,11 @@ export function buildSimpleDocument(text: string): Document.Parsed | undefined {
 
 /**
  * A document read for editing, tokens released: the simple tree where the text allows it, else
- * `yaml`'s parse (which also reports what is wrong).
+ * `yaml`'s parse (which also reports what is wrong), after `beforeParse` has counted it (parse-budget.ts).
  */
-export function readDocument(text: string, version?: YamlVersion): Document.Parsed {
+export function readDocument(text: string, version?: YamlVersion, beforeParse?: (text: string) => void): Document.Parsed {
   const simple = version !== '1.1' && !text.includes('%YAML') ? buildSimpleDocument(text) : undefined;
-  return simple ?? parseYaml(text, { releaseTokens: true, ...(version ? { version } : {}) }).doc;
+  if (simple) return simple;
+  beforeParse?.(text);
+  return parseYaml(text, { releaseTokens: true, ...(version ? { version } : {}) }).doc;
 }

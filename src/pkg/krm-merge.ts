@@ -12,6 +12,7 @@ import { isMap, type Document } from 'yaml';
 import type { MergeStrategy } from '../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../krm/identity-scan';
+import { ParseBudget } from '../krm/parse-budget';
 import { KrmResource } from '../krm/resource';
 import { ResourceList } from '../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../krm/document-text';
@@ -94,17 +95,34 @@ class ParseError extends Error {}
  */
 const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string }>();
 
+/**
+ * What one update may hand to `yaml`'s parser, the function's bound for a run: the documents outside
+ * the simple subset cost it tens of bytes a byte (README "Safety"), so they bound the memory.
+ */
+class ParserShare {
+  private readonly budget = new ParseBudget();
+
+  spend(doc: PackageDocument): void {
+    try {
+      this.budget.spend(doc.text);
+    } catch (error) {
+      if (error instanceof FunctionError) throw new ParseError(`${doc.path}: ${error.results[0]!.message}`);
+      throw error;
+    }
+  }
+}
+
 /** A document's parse and the KRM object it holds, if it holds one. */
-function parseResource(doc: PackageDocument): { parsed: Document; resource: KrmResource } | undefined {
-  const parsed = readDocument(doc.text, doc.version);
+function parseResource(doc: PackageDocument, share: ParserShare): { parsed: Document; resource: KrmResource } | undefined {
+  const parsed = readDocument(doc.text, doc.version, () => share.spend(doc));
   if (parsed.errors.length > 0) throw new ParseError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
   const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
   return resource.isKrmObject ? { parsed, resource } : undefined;
 }
 
-function parseDocument(doc: PackageDocument, tag: string | undefined): ParsedDocument | undefined {
-  const read = parseResource(doc);
+function parseDocument(doc: PackageDocument, tag: string | undefined, share: ParserShare): ParsedDocument | undefined {
+  const read = parseResource(doc, share);
   if (!read) return undefined;
   const { parsed, resource } = read;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
@@ -165,6 +183,7 @@ class MergeSide {
     private readonly tag: string,
     localDirs: ReadonlySet<string>,
     private readonly isResourceDoc: (doc: PackageDocument) => boolean,
+    private readonly share: ParserShare,
   ) {
     this.bounds = new Set([...localDirs, ...packageDirsOf(own.files.keys())]);
   }
@@ -179,7 +198,7 @@ class MergeSide {
     return this.own.documents.flatMap((doc) => {
       if (!this.isResourceDoc(doc) || !wanted(doc)) return [];
       if (!this.parsed.has(doc)) {
-        const p = parseDocument(doc, this.tag);
+        const p = parseDocument(doc, this.tag, this.share);
         this.parsed.set(doc, p && { parsed: p, keys: inScope(scopeOf(p.resource.path!, this.bounds), identityKeys(p.resource)) });
       }
       const tagged = this.parsed.get(doc);
@@ -201,7 +220,7 @@ function holdsKrm(documents: readonly PackageDocument[], scan: (doc: PackageDocu
     const scanned = scan(doc);
     if (scanned) return scanned.krm;
     try {
-      return parseResource(doc) !== undefined;
+      return parseResource(doc, new ParserShare()) !== undefined;
     } catch {
       return true;
     }
@@ -244,10 +263,11 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
   const isResourceDoc = (doc: PackageDocument) => !plainYaml.has(doc.path);
   try {
     const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
-    const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined);
+    const share = new ParserShare();
+    const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined, share);
     const leaveOut = mayLeaveOut(options, kptfile);
     const localDirs = packageDirsOf(local.files.keys());
-    const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc)];
+    const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc, share), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc, share)];
     // What upstream changed, then the CRDs that define the kinds it changed: their schemas.
     const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
     const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || neededSchema(doc, kinds)));
@@ -269,7 +289,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
-      const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined) : undefined;
+      const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined, share) : undefined;
       if (parsed) parsedLocal.set(doc, parsed);
     }
 

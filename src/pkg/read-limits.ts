@@ -1,7 +1,7 @@
 /**
  * What `update` reads, bounded so that a huge file is an error naming it, not a process killed for
  * its memory. In one version of a package: the resource files (Kptfile, `*.yaml`, `*.yml`: parsed)
- * up to 16 MiB together, the most the function takes whole, so that a package update can merge is
+ * up to 64 MiB together, the most the function reads from stdin (src/cli/stdio.ts), so that a package update can merge is
  * one `kpt fn render` can run; any other file up to 256 MiB (compared and copied as bytes); all
  * files up to 1 GiB. Ignored files (`.krmignore`) are not read, so not counted.
  */
@@ -9,7 +9,7 @@ import { isKrmFileName } from './krm-files';
 
 const MiB = 1024 * 1024;
 
-export const MAX_RESOURCE_BYTES = 16 * MiB;
+export const MAX_RESOURCE_BYTES = 64 * MiB;
 export const MAX_FILE_BYTES = 256 * MiB;
 export const MAX_PACKAGE_BYTES = 1024 * MiB;
 
