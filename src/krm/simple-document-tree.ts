@@ -45,32 +45,30 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '/': '/',
   '\\': '\\',
 };
-const HEX_ESCAPE_LENGTHS: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+
+/** A backslash and what it escapes: x, u or U and their hex digits, or one character (`\\x` without them refused in `unescape`). */
+const ESCAPE = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[^])/g;
+
+function unescape(escape: string): string {
+  if (escape.length === 2) return ESCAPES[escape[1]!] ?? bail();
+  const code = parseInt(escape.slice(2), 16);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : bail();
+}
 
 /** A double-quoted scalar that starts at `at` and closes on its line, its escapes read. */
 function doubleQuoted(text: string, at: number): Read<string> {
-  let value = '';
-  for (let i = at + 1; i < text.length; i += 1) {
-    const char = text[i]!;
-    if (char === '"') return { value, end: i + 1 };
-    if (char !== '\\') {
-      value += char;
-      continue;
-    }
-    const next = text[(i += 1)];
-    if (next === undefined) break;
-    const length = HEX_ESCAPE_LENGTHS[next];
-    if (length === undefined) {
-      value += ESCAPES[next] ?? bail();
-      continue;
-    }
-    const hex = text.slice(i + 1, i + 1 + length);
-    const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === length ? parseInt(hex, 16) : NaN;
-    if (!(code <= 0x10ffff)) bail();
-    value += String.fromCodePoint(code);
-    i += length;
+  // The closing quote is the first one after an even run of backslashes.
+  let close = text.indexOf('"', at + 1);
+  for (; close !== -1; close = text.indexOf('"', close + 1)) {
+    let backslashes = 0;
+    while (text[close - 1 - backslashes] === '\\') backslashes += 1;
+    if (backslashes % 2 === 0) break;
   }
-  return bail();
+  if (close === -1) bail();
+  const body = text.slice(at + 1, close);
+  // One replace builds the value whole: a string built a piece at a time is a rope, up to a hundred
+  // bytes a character until it is flattened.
+  return { value: body.includes('\\') ? body.replace(ESCAPE, unescape) : body, end: close + 1 };
 }
 
 const enum Kind {

@@ -97,6 +97,8 @@ describe('building the tree of simple block YAML', () => {
     ['a comment on a key line above a nested map, and on a dash line', 'k: # on k\n  # before a\n  a: 1\nl:\n- # on the dash\n  x: 1\n'],
     ['a comment at a list column before a key', 'a:\n  - x\n  # about b\nb: 1\n'],
     ['escapes in double quotes, no-break spaces as content', 'a: "\\u00e9\\n\\"q\\"\\x41\\U0001F600"\nb: x\u00a0\nc: \u00a0y # c\u00a0\nd: {e: "\\t"}\n'],
+    ['hex escapes followed by hex digits, escaped backslashes and quotes before the closing one', 'a: "\\x41BC\\\\" # c\nb: "\\\\\\"\\\\"\nc: "\\u00e9e\\U0001F600F"\n'],
+    ['a long double-quoted string with escapes far apart', `a: "${'x'.repeat(100_000)}\\n${'y'.repeat(100_000)}"\n`],
     ['spellings YAML 1.1 reads otherwise, and numbers as written', "a: on\nb: 0755\nc: 1.50\nd: 0x1F\ne: 'q'\nf: \"on\"\n"],
   ])('builds %s as yaml composes it', (_name, text) => {
     const doc = buildSimpleDocument(text);
@@ -114,6 +116,7 @@ describe('building the tree of simple block YAML', () => {
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
     ['an escape YAML does not have', 'a: "\\q"\n'],
+    ['a hex escape short of its digits', 'a: "\\x4"\n'],
     ['a line of no-break spaces', 'a: 1\n\u00a0\nb: 2\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a key the schema reads as a number', '8080: x\n'],
