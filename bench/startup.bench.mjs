@@ -1,7 +1,7 @@
 // Start-up cost of the bundled function against a bare Node process.
 //
 // Acceptance criterion: the median wall time of `node dist/main.js` on a 10-resource package is at
-// most 2.0x that of `node -e 0` measured in the same run; both figures are reported.
+// most 1.1x (issue 14) that of `node -e 0` measured in the same run; both figures are reported.
 //
 // Both commands get the same ResourceList on stdin and run interleaved (A B A B ...) so that drift
 // in machine load affects both alike. NODE_EXTRA_CA_CERTS is removed from the children's
@@ -18,7 +18,7 @@ export const name = 'startup';
 export const description =
   'median wall time of `node dist/main.js` on a 10-resource package vs `node -e 0`, same stdin, interleaved';
 
-const MAX_RATIO = 2.0;
+const MAX_RATIO = 1.1;
 const RUNS = Math.max(1, Number(process.env.BENCH_STARTUP_RUNS) || 30);
 const WARMUPS = Math.max(0, Number(process.env.BENCH_STARTUP_WARMUPS ?? 3) || 0);
 const OUTPUT_PREFIX = 'apiVersion: config.kubernetes.io/v1';
