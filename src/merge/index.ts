@@ -4,6 +4,7 @@
  */
 import type { MergeStrategy, Options } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
+import { appendAll } from '../krm/append';
 import { checkCarriable } from '../krm/carriable';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
@@ -128,7 +129,9 @@ export function mergeUpstream(list: ResourceList, options: Options, context: Mer
   list.items = [...kept, ...placeNewResources(kept, run.added)];
   const { merged, added, deleted, keptModified, conflicts } = run.counts;
   run.results.push(...recordUpstream(rootKptfile(kept), options), ...recordFromGit(rootKptfile(kept), context.record));
-  list.results.push(...run.results, {
+  // A result per conflict: a large package can hold more than a call's arguments.
+  appendAll(list.results, run.results);
+  list.results.push({
     message: `merged upstream changes (${strategy}): ${merged} merged, ${added} added, ${deleted} deleted, ${keptModified} kept although deleted upstream, ${conflicts} conflicts`,
     severity: 'info',
   });
