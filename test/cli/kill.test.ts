@@ -13,6 +13,12 @@ import { REPO_ROOT } from '../helpers';
 const MAIN = join(REPO_ROOT, 'dist/main.js');
 /** Where in the write window (from the journal to the end of a run nobody killed) each kill lands. */
 const KILL_POINTS = [0.15, 0.55, 0.85];
+/**
+ * The window is tens of milliseconds and a loaded machine stretches or shifts it, so a kill can land
+ * after the update ended. Further points, early in the window, are tried until two kills have landed.
+ */
+const SPARE_POINTS = [0.05, 0.3, 0.1, 0.2, 0.02, 0.4];
+const WANTED_LANDINGS = 2;
 
 let dir: string;
 let dirs: PackageDirs;
@@ -51,7 +57,8 @@ describe('update killed with SIGKILL after its first write', () => {
     expect([...after.files.keys()].filter((p) => p.startsWith('old/'))).toEqual([]);
   });
 
-  it.each(KILL_POINTS)('killed at %p of the write window: every file old or new, and a re-run completes the update', async (point) => {
+  /** One run killed at `point` of the write window: every file old or new, and a re-run completes the update. */
+  const killAndRerun = async (point: number): Promise<void> => {
     const target = freshCopy();
     const killed = await runUpdate(MAIN, target, { killAfterMs: point * windowMs });
     const now = snapshot(target.local);
@@ -68,9 +75,18 @@ describe('update killed with SIGKILL after its first write', () => {
     const final = snapshot(target.local);
     expect(compare(final, before, after).equalsAfter).toBe(true);
     expect(final.reserved).toEqual([]);
-  }, 60_000);
+  };
+
+  it.each(KILL_POINTS)('killed at %p of the write window: every file old or new, and a re-run completes the update', killAndRerun, 60_000);
+
+  it('kills at further points until two have landed, each leaving every file old or new', async () => {
+    for (const point of SPARE_POINTS) {
+      if (landed >= WANTED_LANDINGS) break;
+      await killAndRerun(point);
+    }
+  }, 240_000);
 
   it('the kills landed while the update was writing', () => {
-    expect(landed).toBeGreaterThanOrEqual(2);
+    expect(landed).toBeGreaterThanOrEqual(WANTED_LANDINGS);
   });
 });
