@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** As src/pkg/plan-writer.ts writes a file today: in place, then its mode checked. */
+/** As src/disk/plan-writer.ts writes a file today: in place, then its mode checked. */
 function writeInPlace(full, bytes, mode) {
   writeFileSync(full, bytes, { mode });
   if ((statSync(full).mode & 0o7777) !== mode) throw new Error(`${full}: mode changed`);

@@ -12,7 +12,7 @@ const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSy
 const { join } = require('node:path');
 
 const JOURNAL = '.package-variant.journal';
-/** The update's own files (src/pkg/safe-write/reserved.ts): not part of the package. */
+/** The update's own files (src/disk/safe-write/reserved.ts): not part of the package. */
 const isReserved = (name) => name.startsWith('.package-variant.') || name.startsWith('.package-variant-');
 
 const KPTFILE = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: moved\n';

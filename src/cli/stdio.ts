@@ -1,7 +1,7 @@
 import { readSync, writeSync } from 'node:fs';
-import { groupDigits } from '../krm/group-digits';
-import { countUnits } from '../krm/text-units';
-import { decodeUtf8, encodeText } from '../krm/utf8';
+import { groupDigits } from '../yaml/group-digits';
+import { countUnits } from '../yaml/text-units';
+import { decodeUtf8, encodeText } from '../yaml/utf8';
 
 /**
  * The largest ResourceList the function reads: 64 MiB in at most 2,500,000 lines and flow entries

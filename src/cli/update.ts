@@ -1,16 +1,17 @@
 /**
- * `package-variant update`: arguments in, the update (src/pkg) run, its results and plan printed.
+ * `package-variant update`: arguments in, the update (src/update) run, its results and plan printed.
  * Git mode (`PKG[@REF]`, as `kpt pkg update`) reads the upstream the Kptfile records; directory
  * mode (`LOCAL --origin DIR --upstream DIR`) is given both versions.
  */
 import type { MergeStrategy } from '../config/function-config';
-import { PackageReadError } from '../pkg/disk-tree';
-import { UpdateError, updateFromGit } from '../pkg/git-update';
-import { planDiff } from '../pkg/plan-diff';
-import { WriteError } from '../pkg/plan-writer';
-import { LockError } from '../pkg/safe-write/lock';
-import { RecoveryError } from '../pkg/safe-write/recovery';
-import { updateFromDirectories, type UpdateOutcome } from '../pkg/update';
+import { PackageReadError } from '../disk/disk-tree';
+import { UpdateError, updateFromGit } from '../update/git-update';
+import { planDiff } from '../disk/plan-diff';
+import { WriteError } from '../disk/plan-writer';
+import { LockError } from '../disk/safe-write/lock';
+import { RecoveryError } from '../disk/safe-write/recovery';
+import { updateFromDirectories } from '../update/update';
+import type { UpdateOutcome } from '../update/locked-update';
 import { formatResult } from './results-text';
 import { writeAll } from './stdio';
 

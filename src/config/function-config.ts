@@ -4,7 +4,7 @@
  */
 import type { Node } from 'yaml';
 import * as validators from './generated/validators';
-import { copyPlain } from '../krm/plain-data';
+import { copyPlain } from '../yaml/plain-data';
 import { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { errorResult, FunctionError, type Result } from '../krm/results';

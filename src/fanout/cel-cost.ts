@@ -11,7 +11,7 @@
  * is per object, and a set fans out over thousands of targets (its benchmark spends about 120 units
  * a target).
  */
-import { groupDigits } from '../krm/group-digits';
+import { groupDigits } from '../yaml/group-digits';
 
 export const EXPRESSION_BUDGET = 1_000_000;
 export const RUN_BUDGET = 50_000_000;

@@ -9,7 +9,7 @@
  */
 import { functionConfigFile, type ConfigObject } from '../config/function-config';
 import type { ResourceList } from '../krm/resource-list';
-import { groupDigits } from '../krm/group-digits';
+import { groupDigits } from '../yaml/group-digits';
 import { FunctionError } from '../krm/results';
 import { celObject } from './cel';
 import { ExpressionTable } from './expressions';

@@ -3,7 +3,7 @@
  * seen the way Porch's controller sees cluster objects.
  */
 import type { ConfigObject } from '../config/function-config';
-import { valueAt } from '../krm/plain-data';
+import { valueAt } from '../yaml/plain-data';
 import { KrmResource } from '../krm/resource';
 
 export const PORCH_CONFIG_GROUP = 'config.porch.kpt.dev';

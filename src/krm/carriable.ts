@@ -11,12 +11,12 @@
  * Each is an error result naming the item and the field. An alias within one item is expanded in place
  * (the merge then sees its data); the item's text stays as it was unless the merge changes the item.
  */
-import { appendAll } from './append';
+import { appendAll } from '../yaml/append';
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Pair } from 'yaml';
 import type { KrmResource } from './resource';
 import { errorResult, FunctionError, type Result } from './results';
-import { isSimpleDocument } from './simple-document-tree';
-import { yamlVersionOf } from './yaml-format';
+import { isSimpleDocument } from '../yaml/simple-document-tree';
+import { yamlVersionOf } from '../yaml/yaml-format';
 
 /** A set's members are keys with null values, and an upstream null removes a field. */
 const SET_TAG = 'tag:yaml.org,2002:set';

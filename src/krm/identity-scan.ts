@@ -3,7 +3,7 @@
  * upstream-identifier annotation) from its lines, so a package's untouched resources need no parse.
  * Answers undefined when it cannot be sure; the caller then parses.
  */
-import { keyOf, meaningfulLines, simpleScalar, valueOf, type Line } from './line-scan';
+import { keyOf, meaningfulLines, simpleScalar, valueOf, type Line } from '../yaml/line-scan';
 
 /** What identity is made of, whether read from a parsed resource or scanned from its text. */
 export interface IdentityFacts {

@@ -7,7 +7,7 @@
  */
 import { isMap, isNode, isScalar, isSeq } from 'yaml';
 import type { KrmResource } from './resource';
-import { groupDigits } from './group-digits';
+import { groupDigits } from '../yaml/group-digits';
 import { errorResult, FunctionError, type Result } from './results';
 
 export const MAX_SCALAR_CHARS = 4 * 1024 * 1024;

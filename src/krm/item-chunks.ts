@@ -6,7 +6,7 @@
  * Undefined when the text needs the full parser (anchors and aliases that may cross items, tags,
  * tabs, documents, or an `items` that is not a plain block sequence).
  */
-import { BEYOND_LINE_SCAN, leadingWhiteSpace } from './line-scan';
+import { BEYOND_LINE_SCAN, leadingWhiteSpace } from '../yaml/line-scan';
 
 /** One item of the block: where it lies in the input and how its lines are dedented. */
 export class ItemChunk {

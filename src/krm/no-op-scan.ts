@@ -7,7 +7,7 @@
  * It answers false at the first thing it cannot vouch for (anchors, tags, flow items, documents,
  * duplicate keys, half-identified items...), and the full parser then decides, reporting any error.
  */
-import { BEYOND_LINE_SCAN, keyOf, meaningfulLines, valueOf, type Line } from './line-scan';
+import { BEYOND_LINE_SCAN, keyOf, meaningfulLines, valueOf, type Line } from '../yaml/line-scan';
 
 const RESOURCE_LIST_API = /^apiVersion: ["']?config\.kubernetes\.io\/v1(beta1)?["']?\s*$/;
 // Block scalars (`|`, `>`) are fine: their text is indented deeper than the key that holds them.

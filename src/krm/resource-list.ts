@@ -4,73 +4,24 @@
  * Output is the input text with only the changed parts replaced: removed items are cut, changed
  * items re-rendered, new items appended, results added. A no-op run returns the input unchanged.
  */
-import { appendAll } from './append';
+import { appendAll } from '../yaml/append';
 import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
 import { tooManyObjects } from './input-limits';
-import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits } from './parse-budget';
-import { readSimpleBlockRange, readSimpleBlockWithout } from './simple-block-read';
-import { readSimpleBlockTree, treeDocument } from './simple-block-tree';
-import { writeSimpleBlockMap } from './simple-block-write';
-import { renderTreeItem } from './tree-render';
-import { writeWholeList, type ListShape } from './whole-list';
-import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from './yaml-format';
+import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits, type Refusal } from '../yaml/parse-budget';
+import { readSimpleBlockRange, readSimpleBlockWithout } from '../yaml/simple-block-read';
+import { readSimpleBlockTree, treeDocument } from '../yaml/simple-block-tree';
+import { writeSimpleBlockMap } from '../yaml/simple-block-write';
+import { renderTreeItem } from '../yaml/tree-render';
+import { writeWholeList } from './whole-list';
+import { ResourceList, type ItemSpan, type ItemsLayout, type LineLocator, type ListShape, type ResourceListSource } from './list-model';
+import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from '../yaml/yaml-format';
+
+export { ResourceList, type LineLocator, type ResourceListSource };
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
-
-interface ItemSpan {
-  /** Offset of the `- ` indicator. */
-  readonly dash: number;
-  readonly end: number;
-}
-
-interface ItemsLayout {
-  /** Where the `items` key ends, to write `items: []` when every item is removed. */
-  readonly keyEnd: number;
-  /** Column of the `- ` indicators. */
-  readonly indent: number;
-  readonly spans: ReadonlyMap<KrmResource, ItemSpan>;
-  /** Where new items go; absent when `items` is not a block sequence and must be rendered whole. */
-  readonly appendAt?: number;
-  /** The text range of the whole `items` value, replaced when it is not a block sequence. */
-  readonly valueRange: readonly [number, number];
-}
-
-export interface ResourceListSource {
-  readonly text: string;
-  /** The list's document (for item-by-item reading, its frame), parsed when first asked for. */
-  readonly doc: () => Document.Parsed;
-  /** Whether the input carries results already (only a whole-document parse reads such a list). */
-  readonly hasResults: boolean;
-  readonly layout: ItemsLayout;
-  readonly lineCounter: LineLocator;
-  /** A flow-style or JSON list cannot take block text spliced into it: it is written whole. */
-  readonly shape: ListShape;
-  /** The input's line ending: rewritten text uses it too. */
-  readonly eol: '\n' | '\r\n';
-}
-
-export class ResourceList {
-  items: KrmResource[];
-  readonly results: Result[] = [];
-
-  /** `source` is the text it was read from; a list built in memory (the update command) has none. */
-  constructor(
-    readonly apiVersion: string,
-    items: KrmResource[],
-    readonly functionConfig: KrmResource | undefined,
-    readonly source?: ResourceListSource,
-  ) {
-    this.items = items;
-  }
-}
-
-/** Where an offset lies, as line and column of the input. */
-export interface LineLocator {
-  linePos(offset: number): { line: number; col: number };
-}
 
 /** 1-based line and column of an offset in a text. */
 function positionIn(text: string, offset: number): { line: number; col: number } {
@@ -230,12 +181,15 @@ export function parseResourceList(text: string, { byItem = true, parseLimits = R
     throw new FunctionError(errorResult('no input: expected a ResourceList (config.kubernetes.io/v1) on stdin'));
   }
   const block = byItem ? splitItems(text) : undefined;
-  return (block && parseByItem(text, block, new ParseBudget(parseLimits))) || parseWhole(text);
+  return (block && parseByItem(text, block, new ParseBudget(parseLimits, refusedInput))) || parseWhole(text);
 }
+
+/** The parser's bounds, reached, are the run's error result. */
+const refusedInput: Refusal = (message) => new FunctionError(errorResult(message));
 
 /** The whole list as one YAML document. */
 function parseWhole(text: string): ResourceList {
-  checkWholeList(text);
+  checkWholeList(text, refusedInput);
   const lineCounter = new LineCounter();
   const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
   const root = checkedRoot(doc);

@@ -1,8 +1,8 @@
 import { isMap, isNode, isScalar, type Document, type Node, type YAMLMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, LOCAL_CONFIG, PATH, POSITION_ANNOTATIONS } from './annotations';
 import type { ResourceRef } from './results';
-import { copyPlain, valueAt } from './plain-data';
-import { newDocument } from './yaml-format';
+import { copyPlain, valueAt } from '../yaml/plain-data';
+import { newDocument } from '../yaml/yaml-format';
 
 function scalarString(node: unknown): string | undefined {
   if (typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean') return String(node);

@@ -1,11 +1,11 @@
-import { appendAll } from './append';
+import { appendAll } from '../yaml/append';
 import { invalidUtf8Result } from './input-encoding';
 import { MAX_SCALAR_CHARS, oversizedScalars } from './input-limits';
 import { escapingPaths, noEscapeInText } from './package-paths';
 import type { KrmResource } from './resource';
 import { failureResourceList, parseResourceList, resourceListPieces, type ResourceList } from './resource-list';
 import { errorResult, FunctionError, hasError, type Result } from './results';
-import { firstInvalidByte } from './utf8';
+import { firstInvalidByte } from '../yaml/utf8';
 
 export type KrmProcessor = (list: ResourceList) => void;
 

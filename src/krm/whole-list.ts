@@ -7,14 +7,12 @@
  * included); changed and new items are written from their nodes, numbers with their input spelling
  * where it still holds their value.
  */
-import { appendAll } from './append';
+import { appendAll } from '../yaml/append';
 import { isMap, isScalar, isSeq, Pair, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { KrmResource } from './resource';
-import type { ResourceList, ResourceListSource } from './resource-list';
+import type { ResourceList, ResourceListSource } from './list-model';
 import { resultToPlain, type Result } from './results';
-import { newDocument, parseYaml, renderNode, sourceSpelling, yamlVersionOf } from './yaml-format';
-
-export type ListShape = 'block' | 'flow' | 'json';
+import { newDocument, parseYaml, renderNode, sourceSpelling, yamlVersionOf } from '../yaml/yaml-format';
 
 interface WholeOptions {
   /** Write the input's items as they were (after an error). */

@@ -4,7 +4,7 @@
  */
 import type { MergeStrategy, Options } from '../config/function-config';
 import { LEGACY_PATH, PATH } from '../krm/annotations';
-import { appendAll } from '../krm/append';
+import { appendAll } from '../yaml/append';
 import { checkCarriable } from '../krm/carriable';
 import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';

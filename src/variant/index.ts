@@ -3,7 +3,7 @@
  * editing, config injection with its conditions and readiness gates. Every step is checked before
  * any of them changes anything, so bad input leaves the package exactly as it came.
  */
-import { appendAll } from '../krm/append';
+import { appendAll } from '../yaml/append';
 import type { ConfigObject } from '../config/function-config';
 import type { ResourceList } from '../krm/resource-list';
 import { FunctionError } from '../krm/results';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { updateFromDirectories } from '../../src/pkg/update';
+import { updateFromDirectories } from '../../src/update/update';
 import { normalise } from '../conformance/merge3-cases';
 import { runPackages } from '../conformance/kpt-packages';
 import { loadPackageFixtures, writeFixtureTree, type Tree } from '../differential/package-fixtures';

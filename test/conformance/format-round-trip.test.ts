@@ -12,11 +12,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { parse as parsePlain } from 'yaml';
-import { documentStyle, renderAsRead, renderText, rewriteDocument } from '../../src/krm/document-text';
-import { deriveSeqIndent } from '../../src/krm/seq-indent';
-import { decodeUtf8 } from '../../src/krm/utf8';
-import { parseYaml } from '../../src/krm/yaml-format';
-import { splitYamlStream, type StreamDocument } from '../../src/krm/yaml-stream';
+import { documentStyle, renderAsRead, renderText, rewriteDocument } from '../../src/yaml/document-text';
+import { deriveSeqIndent } from '../../src/yaml/seq-indent';
+import { decodeUtf8 } from '../../src/yaml/utf8';
+import { parseYaml } from '../../src/yaml/yaml-format';
+import { splitYamlStream, type StreamDocument } from '../../src/yaml/yaml-stream';
 import { REPO_ROOT, SHARED } from '../helpers';
 
 const ROOTS = [join(SHARED, 'conformance', 'real-packages'), join(REPO_ROOT, 'test', 'corpus', 'edge-cases')];

@@ -1,6 +1,6 @@
 /** The kpt-cli-update vectors regrouped into whole packages (one experiment each), run through the function. */
 import { Document, isMap, parse, type Node, type YAMLSeq } from 'yaml';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { parseYaml } from '../../src/yaml/yaml-format';
 import { runFunction } from '../helpers';
 import { loadCases, normalise, type Merge3Case } from './merge3-cases';
 

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, parse, parseAllDocuments, stringify, type Node, type YAMLSeq } from 'yaml';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { parseYaml } from '../../src/yaml/yaml-format';
 import { SHARED } from '../helpers';
 
 export const MERGE3_DIR = join(SHARED, 'conformance', 'kpt-merge3');

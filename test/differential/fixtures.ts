@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { Document, isMap, parse, parseAllDocuments, type Node, type YAMLSeq } from 'yaml';
 import { mirrorRoot } from '../../scripts/lib/git-trees.cjs';
 import { missingMirror, rebuildMirroredCase, type MirroredRuleCase } from '../../scripts/lib/mirrored-rule-fixture.cjs';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { parseYaml } from '../../src/yaml/yaml-format';
 import { REPO_ROOT } from '../helpers';
 
 export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'differential');

@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDiskTree } from '../../src/pkg/disk-tree';
-import { UpdateError, updateFromGit } from '../../src/pkg/git-update';
+import { readDiskTree } from '../../src/disk/disk-tree';
+import { UpdateError, updateFromGit } from '../../src/update/git-update';
 import { readmeDeviations } from './deviations';
 import { compareTrees, type FileDifference } from './package-compare';
 import { attributePackageDifference, attributeRefusal, type PackageClaim } from './package-deviations';

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDiskTree } from '../../src/pkg/disk-tree';
+import { readDiskTree } from '../../src/disk/disk-tree';
 import { compareTrees } from '../differential/package-compare';
 import type { Tree } from '../differential/package-fixtures';
 import { bareRepository, git, GIT_ENV } from '../pkg/git-repos';

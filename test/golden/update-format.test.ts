@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
-import { updateFromDirectories } from '../../src/pkg/update';
+import { updateFromDirectories } from '../../src/update/update';
 
 const CASES = join(__dirname, 'update-format');
 

@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { readDiskTree } from '../../src/pkg/disk-tree';
-import { UpdateError, updateFromGit, type GitUpdate } from '../../src/pkg/git-update';
+import { readDiskTree } from '../../src/disk/disk-tree';
+import { UpdateError, updateFromGit, type GitUpdate } from '../../src/update/git-update';
 import { bareRepository, fetchedKptfile, git, GIT_ENV } from './git-repos';
 import { configMap, kptfile, writeFiles, type Files } from './trees';
 

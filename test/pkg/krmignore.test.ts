@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KrmIgnore } from '../../src/pkg/krmignore';
-import { applyKrmignore } from '../../src/pkg/package-walk';
-import { updateFromDirectories } from '../../src/pkg/update';
+import { KrmIgnore } from '../../src/package/krmignore';
+import { applyKrmignore } from '../../src/package/package-walk';
+import { updateFromDirectories } from '../../src/update/update';
 import { configMap, kptfile, tree, writeFiles, type Files } from './trees';
 
 describe('.krmignore patterns, as go-gitignore matches them', () => {

@@ -2,8 +2,8 @@
  * Non-KRM files, every row of kpt's rule (merge-semantics §8) and our documented choices, through
  * the in-memory update of whole packages.
  */
-import { updateTree } from '../../src/pkg/update-tree';
-import { PackageTree } from '../../src/pkg/tree';
+import { updateTree } from '../../src/merge/package/update-tree';
+import { PackageTree } from '../../src/package/tree';
 import { configMap, kptfile, text, tree, type Files } from './trees';
 
 const ROOT = { Kptfile: kptfile('pkg'), 'cm.yaml': configMap('cm', { k: '1' }) };

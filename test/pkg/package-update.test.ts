@@ -5,9 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDiskTree } from '../../src/pkg/disk-tree';
-import { updateFromDirectories } from '../../src/pkg/update';
-import { updateTree } from '../../src/pkg/update-tree';
+import { readDiskTree } from '../../src/disk/disk-tree';
+import { updateFromDirectories } from '../../src/update/update';
+import { updateTree } from '../../src/merge/package/update-tree';
 import { configMap, kptfile, text, tree, writeFiles, type Files } from './trees';
 
 const UPSTREAM_RECORD = 'upstream:\n  type: git\n  git:\n    repo: https://example.com/other.git\n    directory: /ext\n    ref: main\nupstreamLock:\n  type: git\n  git:\n    repo: https://example.com/other.git\n    directory: /ext\n    ref: main\n    commit: 1111111111111111111111111111111111111111\n';

@@ -1,12 +1,12 @@
 /**
- * The bounds on what `update` reads (src/pkg/read-limits.ts): a file too large is an error naming it
+ * The bounds on what `update` reads (src/package/read-limits.ts): a file too large is an error naming it
  * and the bound, before it is read, and nothing is written; listed in `.krmignore`, it is not read
  * at all.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES, MAX_PACKAGE_BYTES, MAX_RESOURCE_BYTES, ReadBudget } from '../../src/pkg/read-limits';
+import { MAX_FILE_BYTES, MAX_PACKAGE_BYTES, MAX_RESOURCE_BYTES, ReadBudget } from '../../src/package/read-limits';
 import { REPO_ROOT } from '../helpers';
 import { configMap, oneChangeUpdate } from './trees';
 

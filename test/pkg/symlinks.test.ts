@@ -6,8 +6,8 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { updateFromDirectories } from '../../src/pkg/update';
-import { updateFromGit } from '../../src/pkg/git-update';
+import { updateFromDirectories } from '../../src/update/update';
+import { updateFromGit } from '../../src/update/git-update';
 import { fetchedKptfile, git, GIT_ENV } from './git-repos';
 import { configMap, kptfile, writeFiles, type Files } from './trees';
 

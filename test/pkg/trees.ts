@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PackageTree, type TreeFile } from '../../src/pkg/tree';
+import { PackageTree, type TreeFile } from '../../src/package/tree';
 
 export type Files = Record<string, string | Buffer | { content: string | Buffer; mode: number }>;
 

@@ -1,5 +1,5 @@
 /**
- * The safe writer (src/pkg/plan-writer.ts) under failure: for random plans over random packages,
+ * The safe writer (src/disk/plan-writer.ts) under failure: for random plans over random packages,
  * any one file operation made to fail, two of them, or the process "killed" at any operation (every
  * later operation refused), the package is either as it was or fully updated, the error says which,
  * and what a killed or half-undone run leaves is put back by the next run (recovery.ts). Seeds are
@@ -9,13 +9,13 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { readDiskTree } from '../../src/pkg/disk-tree';
-import { planUpdate } from '../../src/pkg/plan';
-import { executePlan, WriteError } from '../../src/pkg/plan-writer';
-import { diskOps, type FileOps } from '../../src/pkg/safe-write/file-ops';
-import { recoverInterrupted } from '../../src/pkg/safe-write/recovery';
-import { COMMITTED_FILE, isReservedName } from '../../src/pkg/safe-write/reserved';
-import { PackageTree, type TreeFile } from '../../src/pkg/tree';
+import { readDiskTree } from '../../src/disk/disk-tree';
+import { planUpdate } from '../../src/disk/plan';
+import { executePlan, WriteError } from '../../src/disk/plan-writer';
+import { diskOps, type FileOps } from '../../src/disk/safe-write/file-ops';
+import { recoverInterrupted } from '../../src/disk/safe-write/recovery';
+import { COMMITTED_FILE, isReservedName } from '../../src/disk/safe-write/reserved';
+import { PackageTree, type TreeFile } from '../../src/package/tree';
 
 type Files = Map<string, TreeFile>;
 

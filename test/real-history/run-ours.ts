@@ -9,7 +9,7 @@
  * cache is shared by their updates.
  */
 import { dirname, join } from 'node:path';
-import { UpdateError, updateFromGit } from '../../src/pkg/git-update';
+import { UpdateError, updateFromGit } from '../../src/update/git-update';
 import type { CaseDir } from './corpus';
 
 export interface OurOutcome {

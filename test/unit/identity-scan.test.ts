@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isMap, parseAllDocuments } from 'yaml';
 import { scanDefinedKind, scanIdentity } from '../../src/krm/identity-scan';
 import { KrmResource } from '../../src/krm/resource';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { parseYaml } from '../../src/yaml/yaml-format';
 import { identityKeys, identityKeysOf } from '../../src/merge/resources/identity';
 import { SHARED } from '../helpers';
 

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { parse, parseDocument, stringify } from 'yaml';
 import { packageVariantFunction } from '../../src/function';
 import { runKrmFunction } from '../../src/krm/run';
-import { decodeUtf8, encodeText } from '../../src/krm/utf8';
-import { updateFromDirectories, type UpdateOutcome } from '../../src/pkg/update';
+import { decodeUtf8, encodeText } from '../../src/yaml/utf8';
+import { updateFromDirectories } from '../../src/update/update';
+import type { UpdateOutcome } from '../../src/update/locked-update';
 import { REPO_ROOT } from '../helpers';
 
 const cm = (name: string, data: string, source?: string) =>

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mergeLines } from '../../src/krm/line-merge';
+import { mergeLines } from '../../src/yaml/line-merge';
 
 const lines = (text: string) => text.split('\n');
 

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { Document, type Node } from 'yaml';
 import { forgetComparisons, sameComments, sameContent, type Comparison } from '../../src/merge/yaml-values';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { parseYaml } from '../../src/yaml/yaml-format';
 
 const SEED = 20261124;
 

@@ -1,4 +1,4 @@
-import { deriveSeqIndent } from '../../src/krm/seq-indent';
+import { deriveSeqIndent } from '../../src/yaml/seq-indent';
 
 const doc = (...lines: string[]) => `${lines.join('\n')}\n`;
 

@@ -1,15 +1,15 @@
 /**
- * The trees the fast reader builds (src/krm/simple-block-tree.ts) must be the trees `yaml` composes
+ * The trees the fast reader builds (src/yaml/simple-block-tree.ts) must be the trees `yaml` composes
  * for the same text, node for node, in every property but their source ranges; and they must be
  * built for the items a run usually edits.
  */
 import fc from 'fast-check';
 import { isMap, isPair, Scalar, YAMLMap } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
-import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
-import { readSimpleBlockRange } from '../../src/krm/simple-block-read';
-import { readSimpleBlockTree, treeDocument } from '../../src/krm/simple-block-tree';
-import { parseYaml } from '../../src/krm/yaml-format';
+import { BEYOND_LINE_SCAN } from '../../src/yaml/line-scan';
+import { readSimpleBlockRange } from '../../src/yaml/simple-block-read';
+import { readSimpleBlockTree, treeDocument } from '../../src/yaml/simple-block-tree';
+import { parseYaml } from '../../src/yaml/yaml-format';
 import { corpusFiles, REPO_ROOT } from '../helpers';
 import { join } from 'node:path';
 

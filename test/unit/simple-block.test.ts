@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
-import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
-import { MAX_MAP_KEYS, readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/krm/simple-block-read';
-import { writeSimpleBlockMap } from '../../src/krm/simple-block-write';
-import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/krm/yaml-format';
+import { BEYOND_LINE_SCAN } from '../../src/yaml/line-scan';
+import { MAX_MAP_KEYS, readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/yaml/simple-block-read';
+import { writeSimpleBlockMap } from '../../src/yaml/simple-block-write';
+import { newDocument, PARSE_OPTIONS, renderNode } from '../../src/yaml/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
 import { damagedDocument } from './damaged-documents';
 

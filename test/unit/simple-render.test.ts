@@ -8,10 +8,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
-import { readDocument } from '../../src/krm/simple-document-tree';
-import { renderSimpleDocument } from '../../src/krm/simple-render';
-import { newDocument, renderOptions, type RenderStyle } from '../../src/krm/yaml-format';
-import { splitYamlStream } from '../../src/krm/yaml-stream';
+import { readDocument } from '../../src/yaml/simple-document-tree';
+import { renderSimpleDocument } from '../../src/yaml/simple-render';
+import { newDocument, renderOptions, type RenderStyle } from '../../src/yaml/yaml-format';
+import { splitYamlStream } from '../../src/yaml/yaml-stream';
 import { SHARED } from '../helpers';
 import { generatedDocument } from './generated-documents';
 

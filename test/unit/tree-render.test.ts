@@ -1,5 +1,5 @@
 /**
- * The writer of changed items' trees (src/krm/tree-render.ts) must write what `yaml` writes
+ * The writer of changed items' trees (src/yaml/tree-render.ts) must write what `yaml` writes
  * (renderNode of a one-item sequence) whenever it writes, for trees as the function has them: built
  * by the fast reader or parsed, then edited, or made from data; and it must write the trees a
  * PackageVariant's edits leave.
@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { isMap, isScalar, isSeq, YAMLSeq, type Node, type YAMLMap } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
-import { BEYOND_LINE_SCAN } from '../../src/krm/line-scan';
-import { readSimpleBlockTree, treeDocument } from '../../src/krm/simple-block-tree';
-import { renderTreeItem } from '../../src/krm/tree-render';
-import { newDocument, parseYaml, renderNode } from '../../src/krm/yaml-format';
+import { BEYOND_LINE_SCAN } from '../../src/yaml/line-scan';
+import { readSimpleBlockTree, treeDocument } from '../../src/yaml/simple-block-tree';
+import { renderTreeItem } from '../../src/yaml/tree-render';
+import { newDocument, parseYaml, renderNode } from '../../src/yaml/yaml-format';
 import { corpusFiles, REPO_ROOT } from '../helpers';
 
 const SEED = 20261124;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeUtf8, encodeText, firstInvalidByte } from '../../src/krm/utf8';
+import { decodeUtf8, encodeText, firstInvalidByte } from '../../src/yaml/utf8';
 
 describe('text from bytes that may not be UTF-8', () => {
   it('valid UTF-8 decodes as usual and has no invalid byte', () => {

@@ -1,8 +1,8 @@
 /** Comparing a node with data in place (src/variant/yaml-edit.ts) answers what comparing its data answers. */
 import fc from 'fast-check';
 import { isMap, type Node } from 'yaml';
-import { readSimpleBlockTree, treeDocument } from '../../src/krm/simple-block-tree';
-import { parseYaml, renderNode } from '../../src/krm/yaml-format';
+import { readSimpleBlockTree, treeDocument } from '../../src/yaml/simple-block-tree';
+import { parseYaml, renderNode } from '../../src/yaml/yaml-format';
 import { sameData, sameNodeData, toData } from '../../src/variant/yaml-edit';
 
 const word = fc.constantFrom('a', 'b', 'c', 'on', '1', '');

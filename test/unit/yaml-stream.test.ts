@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { joinYamlStream, splitYamlStream, walkYamlStream, type DocumentFate, type StreamDocument } from '../../src/krm/yaml-stream';
+import { joinYamlStream, splitYamlStream, walkYamlStream, type DocumentFate, type StreamDocument } from '../../src/yaml/yaml-stream';
 
 const FILE = ['# Copyright header', '---', '# first', 'a: 1', '# after a', '---   # second', 'b: 2', '---', '# only a comment', '---', '%YAML 1.1', '---', 'c: 0755', '...', ''].join('\n');
 

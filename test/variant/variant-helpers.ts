@@ -1,6 +1,6 @@
 /** Packages as Porch keeps them (file path → text), run through the function and read back the same way. */
 import { isMap, isSeq, parseAllDocuments, parseDocument, stringify, type YAMLMap } from 'yaml';
-import { renderNode } from '../../src/krm/yaml-format';
+import { renderNode } from '../../src/yaml/yaml-format';
 import { resourceList, runFunction } from '../helpers';
 
 const PATH = 'internal.config.kubernetes.io/path';

@@ -6,7 +6,7 @@ import { isMap, isSeq, Pair, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
 import type { Slots } from '../elements/element';
 import type { Decision } from '../visitors/decision';
 import { copyOwnComments, shapeOf } from '../yaml-values';
-import { takenFromUpstream } from '../../krm/yaml-format';
+import { takenFromUpstream } from '../../yaml/yaml-format';
 
 export interface Applied {
   /** The resulting node; undefined when the field is removed. */

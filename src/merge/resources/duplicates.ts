@@ -8,8 +8,7 @@
 import type { KrmResource } from '../../krm/resource';
 import { errorResult, type Result } from '../../krm/results';
 import type { Side } from '../elements/element';
-import { describeResource } from './identity';
-import type { ResourceTuple } from './tuples';
+import { describeResource, type ResourceTuple } from './identity';
 
 /** Every side's resources with one identity. */
 export type IdentityGroup = { readonly [side in Side]: KrmResource[] };

@@ -1,5 +1,5 @@
 /** The resource-level outcomes of a three-way merge, in one table. */
-import type { ResourceTuple } from './tuples';
+import type { ResourceTuple } from './identity';
 
 export type Handling =
   /** Only local has it. */

@@ -8,6 +8,10 @@
 import { isMap, isScalar } from 'yaml';
 import type { IdentityFacts } from '../../krm/identity-scan';
 import type { KrmResource } from '../../krm/resource';
+import type { Side } from '../elements/element';
+
+/** One resource across the three versions: each side's copy, where that side has it. */
+export type ResourceTuple = { [side in Side]?: KrmResource };
 
 export const UPSTREAM_IDENTIFIER = 'internal.kpt.dev/upstream-identifier';
 

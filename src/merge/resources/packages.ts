@@ -1,16 +1,16 @@
 /**
- * The package level of a merge: the package table (src/pkg/package-table.ts) applied to the tuples.
+ * The package level of a merge: the package table (src/package/package-table.ts) applied to the tuples.
  * It decides which tuples the strategy sees: a subpackage deleted upstream goes whole when nothing
  * in it changed locally, else stays whole; an independent subpackage is not part of this merge.
  */
 import type { MergeStrategy } from '../../config/function-config';
 import { errorResult, FunctionError, type Result } from '../../krm/results';
 import type { KrmResource } from '../../krm/resource';
-import { packagesWithin, packageTable, type PackageCase, type PackageTable } from '../../pkg/package-table';
-import { rootFirst } from '../../pkg/scopes';
+import { packagesWithin, packageTable, type PackageCase, type PackageTable } from '../../package/package-table';
+import { rootFirst } from '../../package/scopes';
 import type { MergeRun } from '../strategies/merge-run';
 import type { PackageLayout } from './scopes';
-import type { ResourceTuple } from './tuples';
+import type { ResourceTuple } from './identity';
 
 /** What became of a package; `removed` and `kept` are the two ends of `deleted-upstream`. */
 export type PackageOutcome = Exclude<PackageCase, 'deleted-upstream'> | 'removed' | 'kept';

@@ -5,8 +5,8 @@
  * subpackage belongs to it, and so does one below a subpackage of its own version.
  */
 import type { KrmResource } from '../../krm/resource';
-import type { KptfileFacts, PackageVersions, Side, UpstreamGit } from '../../pkg/package-table';
-import { dirOf, KPTFILE, ROOT, scopeOf } from '../../pkg/scopes';
+import type { KptfileFacts, PackageVersions, Side, UpstreamGit } from '../../package/package-table';
+import { dirOf, KPTFILE, ROOT, scopeOf } from '../../package/scopes';
 import type { MergeSources } from './sources';
 
 const SIDES: readonly Side[] = ['origin', 'upstream', 'local'];

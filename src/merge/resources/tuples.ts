@@ -4,12 +4,9 @@
  */
 import type { KrmResource } from '../../krm/resource';
 import { FunctionError, type Result } from '../../krm/results';
-import type { Side } from '../elements/element';
 import { tuplesOf, type IdentityGroup } from './duplicates';
-import { identityKeys, inScope } from './identity';
+import { identityKeys, inScope, type ResourceTuple } from './identity';
 import type { MergeSources } from './sources';
-
-export type ResourceTuple = { [side in Side]?: KrmResource };
 
 /**
  * The resources to merge, one tuple per resource; warnings about duplicates go to `warnings`.

@@ -2,7 +2,7 @@ import { errorResult, FunctionError, type Result } from '../../krm/results';
 import { formatPath } from '../path';
 import { describeResource } from '../resources/identity';
 import { isRootKptfile } from '../resources/scopes';
-import type { ResourceTuple } from '../resources/tuples';
+import type { ResourceTuple } from '../resources/identity';
 import { forceDeleteReplace } from './force-delete-replace';
 import type { MergeRun } from './merge-run';
 

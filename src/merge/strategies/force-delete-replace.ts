@@ -1,5 +1,5 @@
 import { isRootKptfile } from '../resources/scopes';
-import type { ResourceTuple } from '../resources/tuples';
+import type { ResourceTuple } from '../resources/identity';
 import { TakeUpstreamVisitor } from '../visitors/take-upstream';
 import type { MergeRun } from './merge-run';
 

@@ -1,7 +1,7 @@
 /** State one merge run collects: the resource changes to make and the results to report. */
 import { ID, KPT_RESOURCE_ID, LEGACY_ID, LEGACY_INDEX, INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
 import { KrmResource } from '../../krm/resource';
-import { takenFromUpstream } from '../../krm/yaml-format';
+import { takenFromUpstream } from '../../yaml/yaml-format';
 import { errorResult, FunctionError, type Result } from '../../krm/results';
 import { collate, MergeInputError, MergeTypeError } from '../collate/collate';
 import { ConflictSink } from '../conflicts/conflict';
@@ -14,7 +14,7 @@ import { applyDecision } from '../apply/apply-decision';
 import { describeResource } from '../resources/identity';
 import { isRootKptfile } from '../resources/scopes';
 import { MERGE_SOURCE } from '../resources/sources';
-import type { ResourceTuple } from '../resources/tuples';
+import type { ResourceTuple } from '../resources/identity';
 import type { Decision } from '../visitors/decision';
 import { LocalChangesVisitor } from '../visitors/local-changes';
 import { visit, type ElementVisitor } from '../visitors/visitor';

@@ -1,7 +1,7 @@
 import { ConflictSink } from '../conflicts/conflict';
 import { handlingFor } from '../resources/handling';
 import { describeResource } from '../resources/identity';
-import type { ResourceTuple } from '../resources/tuples';
+import type { ResourceTuple } from '../resources/identity';
 import { ResourceMergeVisitor } from '../visitors/resource-merge';
 import type { MergeRun } from './merge-run';
 

@@ -1,6 +1,6 @@
 import type { MergeStrategy } from '../../config/function-config';
 import type { Result } from '../../krm/results';
-import type { ResourceTuple } from '../resources/tuples';
+import type { ResourceTuple } from '../resources/identity';
 import { fastForward } from './fast-forward';
 import { forceDeleteReplace } from './force-delete-replace';
 import type { MergeRun } from './merge-run';

@@ -1,20 +1,20 @@
 /**
  * One package updated in memory: local, origin and upstream trees in, the new local tree out.
- * Resources go through the function's merge (src/pkg/krm-merge.ts), every other file follows kpt's
- * non-KRM rule (src/pkg/non-krm.ts), both per package as the merge's package table decided; symbolic
- * links and `.krmignore`d paths are left out first (src/pkg/left-out.ts).
- * Nothing here touches the disk: the caller turns the new tree into a plan (src/pkg/plan.ts).
+ * Resources go through the function's merge (src/merge/package/krm-merge.ts), every other file follows kpt's
+ * non-KRM rule (src/merge/package/non-krm.ts), both per package as the merge's package table decided; symbolic
+ * links and `.krmignore`d paths are left out first (src/merge/package/left-out.ts).
+ * Nothing here touches the disk: the caller turns the new tree into a plan (src/disk/plan.ts).
  */
-import type { MergeStrategy } from '../config/function-config';
-import { hasError, type Result } from '../krm/results';
-import { encodeText } from '../krm/utf8';
-import type { MergeReport, UpstreamRecord } from '../merge';
-import { isKrmFileName } from './krm-files';
+import type { MergeStrategy } from '../../config/function-config';
+import { hasError, type Result } from '../../krm/results';
+import { encodeText } from '../../yaml/utf8';
+import type { MergeReport, UpstreamRecord } from '..';
+import { isKrmFileName } from '../../package/krm-files';
 import { mergeResources, readKrmVersions, type KrmMergeOptions } from './krm-merge';
 import { leaveOut } from './left-out';
 import { FileVersions, localFileChanges, nonKrmChanges, removesEmptyDirectory } from './non-krm';
-import { dirOf, ROOT } from './scopes';
-import { PackageTree, type TreeFile } from './tree';
+import { dirOf, ROOT } from '../../package/scopes';
+import { PackageTree, type TreeFile } from '../../package/tree';
 
 export interface TreeUpdateOptions extends KrmMergeOptions {
   /** Git mode: the new upstream version to record in the root Kptfile. */
@@ -64,7 +64,7 @@ function ancestors(path: string): string[] {
 function assemble(v: FileVersions, files: Map<string, TreeFile>, createDirs: ReadonlySet<string>, packages: MergeReport['packages'], strategy: MergeStrategy): PackageTree {
   const dirs = new Set([...v.local.dirs, ...createDirs]);
   const occupied = new Set<string>();
-  // What the update leaves out (src/pkg/left-out.ts) keeps its directories.
+  // What the update leaves out (src/merge/package/left-out.ts) keeps its directories.
   for (const path of [...files.keys(), ...v.local.links, ...v.local.ignored]) {
     for (const d of ancestors(path)) {
       dirs.add(d);

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { UpdatePlan } from '../plan';
-import { dirOf, ROOT } from '../scopes';
+import { dirOf, ROOT } from '../../package/scopes';
 import type { FileOps, PathKind } from './file-ops';
 import { COMMITTED_FILE, JOURNAL_FILE } from './reserved';
 
@@ -38,7 +38,7 @@ export function checkPlan(plan: UpdatePlan, ops: FileOps): CheckedPlan {
     return kinds.get(path)!;
   };
   for (const file of [JOURNAL_FILE, COMMITTED_FILE]) {
-    if (kindOf(file) !== 'missing') throw new PlanConflict(`${file} holds an earlier update that was interrupted; it must be dealt with first (src/pkg/safe-write/recovery.ts)`);
+    if (kindOf(file) !== 'missing') throw new PlanConflict(`${file} holds an earlier update that was interrupted; it must be dealt with first (src/disk/safe-write/recovery.ts)`);
   }
   const planned = new Set(plan.createDirs);
   const createDirs: string[] = [];

@@ -3,23 +3,22 @@
  * is the locked commit, upstream the ref (default: the recorded one), both fetched with the git
  * command line into a cache. Afterwards the Kptfile records the new ref and lock, and every
  * subpackage with an upstream of its own is updated from it, depth first. All of it happens in
- * memory; the package is written once, at the end, or not at all (src/pkg/locked-update.ts).
+ * memory; the package is written once, at the end, or not at all (src/update/locked-update.ts).
  */
 import { join } from 'node:path';
 import type { MergeStrategy } from '../config/function-config';
 import { hasError, type Result } from '../krm/results';
-import { readDiskTree } from './disk-tree';
-import { GitSource, repoDirectory } from './git/repo-cache';
-import { GitError } from './git/run-git';
-import { uncommittedChanges } from './git/work-tree';
-import { KptfileError, readUpstreamInfo, type UpstreamInfo } from './kptfile-upstream';
-import { runLockedUpdate, type WriteOptions } from './locked-update';
-import { planUpdate } from './plan';
-import { isReservedName } from './safe-write/reserved';
-import { joinPath, KPTFILE, packageDirsOf, parentScope, ROOT, rootFirst } from './scopes';
-import { PackageTree } from './tree';
-import type { UpdateOutcome } from './update';
-import { updateTree } from './update-tree';
+import { readDiskTree } from '../disk/disk-tree';
+import { GitSource, repoDirectory } from '../git/repo-cache';
+import { GitError } from '../git/run-git';
+import { uncommittedChanges } from '../git/work-tree';
+import { KptfileError, readUpstreamInfo, type UpstreamInfo } from '../package/kptfile-upstream';
+import { runLockedUpdate, type UpdateOutcome, type WriteOptions } from './locked-update';
+import { planUpdate } from '../disk/plan';
+import { isReservedName } from '../disk/safe-write/reserved';
+import { joinPath, KPTFILE, packageDirsOf, parentScope, ROOT, rootFirst } from '../package/scopes';
+import { PackageTree } from '../package/tree';
+import { updateTree } from '../merge/package/update-tree';
 
 export interface GitUpdate extends WriteOptions {
   /** The package directory. */

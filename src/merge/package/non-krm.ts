@@ -8,10 +8,10 @@
  * changed it). A package replaced whole (fast-forward, force-delete-replace) takes upstream's files;
  * one added upstream takes them all; one removed loses them all.
  */
-import type { MergeStrategy } from '../config/function-config';
-import type { PackageOutcome } from '../merge/resources/packages';
-import { packageDirsOf, scopeOf } from './scopes';
-import { EXECUTABLE, sameFile, type PackageTree, type TreeFile } from './tree';
+import type { MergeStrategy } from '../../config/function-config';
+import type { PackageOutcome } from '../resources/packages';
+import { packageDirsOf, scopeOf } from '../../package/scopes';
+import { EXECUTABLE, sameFile, type PackageTree, type TreeFile } from '../../package/tree';
 
 /** The three versions with their package boundaries: every directory with a Kptfile in any of them. */
 export class FileVersions {

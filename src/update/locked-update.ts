@@ -1,17 +1,24 @@
 /**
  * An update of a package on disk as one step, around the part that computes it (directory or git
  * mode): take the package's lock, deal with what an interrupted earlier update left, compute the
- * plan from the package as it is now, write it safely (src/pkg/plan-writer.ts), release the lock.
+ * plan from the package as it is now, write it safely (src/disk/plan-writer.ts), release the lock.
  * A dry run takes no lock and writes nothing: it only computes the plan.
  */
 import { join } from 'node:path';
-import { assertDirectory } from './disk-tree';
-import { executePlan } from './plan-writer';
-import { diskOps, type FileOps } from './safe-write/file-ops';
-import { checkNotLocked, lockPackage } from './safe-write/lock';
-import { RecoveryError, recoverInterrupted } from './safe-write/recovery';
-import { COMMITTED_FILE, JOURNAL_FILE } from './safe-write/reserved';
-import type { UpdateOutcome } from './update';
+import { assertDirectory } from '../disk/disk-tree';
+import { executePlan } from '../disk/plan-writer';
+import { diskOps, type FileOps } from '../disk/safe-write/file-ops';
+import { checkNotLocked, lockPackage } from '../disk/safe-write/lock';
+import { RecoveryError, recoverInterrupted } from '../disk/safe-write/recovery';
+import { COMMITTED_FILE, JOURNAL_FILE } from '../disk/safe-write/reserved';
+import type { UpdatePlan } from '../disk/plan';
+import type { Result } from '../krm/results';
+
+export interface UpdateOutcome {
+  readonly results: Result[];
+  /** What was written (what would be, in a dry run); undefined when the update failed and nothing was. */
+  readonly plan?: UpdatePlan;
+}
 
 export interface WriteOptions {
   /** Compute the plan and write nothing. */

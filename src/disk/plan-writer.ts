@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { PlannedWrite, UpdatePlan } from './plan';
-import { dirOf, KPTFILE, ROOT } from './scopes';
+import { dirOf, KPTFILE, ROOT } from '../package/scopes';
 import { describeError } from './safe-write/describe-error';
 import { diskOps, type FileOps } from './safe-write/file-ops';
 import { writeJournal, type Journal, type JournalEntry } from './safe-write/journal';

@@ -9,8 +9,15 @@
  * The parser's work is counted in units, lines and flow entries (text-units.ts).
  */
 import { groupDigits } from './group-digits';
-import { errorResult, FunctionError } from './results';
 import { countUnits } from './text-units';
+
+/** A bound of the parser's share was reached; the message says which, for the caller's own report. */
+export class ParseBudgetExceeded extends Error {}
+
+/** How a caller reports a bound reached: the function as an error result, the update as a file's error. */
+export type Refusal = (message: string) => Error;
+
+const exceeded: Refusal = (message) => new ParseBudgetExceeded(message);
 
 /** Characters, units and documents (items) the parser may read in one run. */
 export const MAX_PARSED_BYTES = 16 * 1024 * 1024;
@@ -37,9 +44,12 @@ export class ParseBudget {
   private units = 0;
   private documents = 0;
 
-  constructor(private readonly limits: ParseLimits = RUN_PARSE_LIMITS) {}
+  constructor(
+    private readonly limits: ParseLimits = RUN_PARSE_LIMITS,
+    private readonly refuse: Refusal = exceeded,
+  ) {}
 
-  /** Counts a document the parser is about to read; throws FunctionError when it would go past a bound. */
+  /** Counts a document the parser is about to read; refuses when it would go past a bound. */
   spend(text: string): void {
     const { limits } = this;
     const units = countUnits(text);
@@ -57,10 +67,8 @@ export class ParseBudget {
               ? `${groupDigits(documents)} documents`
               : undefined;
     if (over !== undefined) {
-      throw new FunctionError(
-        errorResult(
-          `the input needs the full YAML parser for more than it reads in a run (${over}): it parses at most ${groupDigits(limits.bytes)} characters, ${groupDigits(limits.units)} ${UNITS} (${groupDigits(limits.documentUnits)} in one item) and ${groupDigits(limits.documents)} documents, for items outside the simple YAML the function reads itself and for the items a run changes ${SAFETY}`,
-        ),
+      throw this.refuse(
+        `the input needs the full YAML parser for more than it reads in a run (${over}): it parses at most ${groupDigits(limits.bytes)} characters, ${groupDigits(limits.units)} ${UNITS} (${groupDigits(limits.documentUnits)} in one item) and ${groupDigits(limits.documents)} documents, for items outside the simple YAML the function reads itself and for the items a run changes ${SAFETY}`,
       );
     }
     this.bytes = bytes;
@@ -69,13 +77,15 @@ export class ParseBudget {
   }
 }
 
-/** Throws FunctionError when a list that must be parsed whole is beyond the parser's bounds for one document. */
-export function checkWholeList(text: string, limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_PARSED_BYTES, units: MAX_DOCUMENT_UNITS }): void {
+/** Refuses a list that must be parsed whole is beyond the parser's bounds for one document. */
+export function checkWholeList(
+  text: string,
+  refuse: Refusal = exceeded,
+  limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_PARSED_BYTES, units: MAX_DOCUMENT_UNITS },
+): void {
   const units = countUnits(text);
   if (text.length <= limits.bytes && units <= limits.units) return;
-  throw new FunctionError(
-    errorResult(
-      `the input must be parsed as one YAML document (the line scan cannot read it item by item: anchors, tags, tabs, CRLF line ends, flow or JSON style, several documents, or results already in it), and it has ${groupDigits(text.length)} characters and ${groupDigits(units)} ${UNITS}: the function parses at most ${groupDigits(limits.bytes)} characters and ${groupDigits(limits.units)} ${UNITS} that way ${SAFETY}`,
-    ),
+  throw refuse(
+    `the input must be parsed as one YAML document (the line scan cannot read it item by item: anchors, tags, tabs, CRLF line ends, flow or JSON style, several documents, or results already in it), and it has ${groupDigits(text.length)} characters and ${groupDigits(units)} ${UNITS}: the function parses at most ${groupDigits(limits.bytes)} characters and ${groupDigits(limits.units)} ${UNITS} that way ${SAFETY}`,
   );
 }

@@ -9,23 +9,23 @@
  * changed documents, each in its own layout (krm/document-text.ts); every other byte stays.
  */
 import { isMap, type Document } from 'yaml';
-import type { MergeStrategy } from '../config/function-config';
-import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
-import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../krm/identity-scan';
-import { ParseBudget } from '../krm/parse-budget';
-import { KrmResource } from '../krm/resource';
-import { ResourceList } from '../krm/resource-list';
-import { renderAsRead, rewriteDocument } from '../krm/document-text';
-import { errorResult, FunctionError, hasError, type Result } from '../krm/results';
-import { firstInvalidByte } from '../krm/utf8';
-import { readDocument } from '../krm/simple-document-tree';
-import { joinYamlStream, type DocumentFate } from '../krm/yaml-stream';
-import { mergeUpstream, type MergeContext, type MergeReport } from '../merge';
-import { identityKeys, identityKeysOf, inScope } from '../merge/resources/identity';
-import { MERGE_SOURCE } from '../merge/resources/sources';
-import { krmFiles, type KrmFiles, type PackageDocument } from './krm-files';
-import { isWithin, packageDirsOf, scopeOf } from './scopes';
-import type { PackageTree } from './tree';
+import type { MergeStrategy } from '../../config/function-config';
+import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
+import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../../krm/identity-scan';
+import { ParseBudget, ParseBudgetExceeded } from '../../yaml/parse-budget';
+import { KrmResource } from '../../krm/resource';
+import { ResourceList } from '../../krm/resource-list';
+import { renderAsRead, rewriteDocument } from '../../yaml/document-text';
+import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
+import { firstInvalidByte } from '../../yaml/utf8';
+import { readDocument } from '../../yaml/simple-document-tree';
+import { joinYamlStream, type DocumentFate } from '../../yaml/yaml-stream';
+import { mergeUpstream, type MergeContext, type MergeReport } from '..';
+import { identityKeys, identityKeysOf, inScope } from '../resources/identity';
+import { MERGE_SOURCE } from '../resources/sources';
+import { krmFiles, type KrmFiles, type PackageDocument } from '../../package/krm-files';
+import { isWithin, packageDirsOf, scopeOf } from '../../package/scopes';
+import type { PackageTree } from '../../package/tree';
 
 export interface KrmMergeOptions {
   readonly strategy?: MergeStrategy;
@@ -106,7 +106,7 @@ class ParserShare {
     try {
       this.budget.spend(doc.text);
     } catch (error) {
-      if (error instanceof FunctionError) throw new ParseError(`${doc.path}: ${error.results[0]!.message}`);
+      if (error instanceof ParseBudgetExceeded) throw new ParseError(`${doc.path}: ${error.message}`);
       throw error;
     }
   }

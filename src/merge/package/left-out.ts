@@ -8,10 +8,10 @@
  * - a local symbolic link at or above a file upstream adds or changes: an error, since the update
  *   would have to write through it.
  */
-import type { Result } from '../krm/results';
-import { applyKrmignore } from './package-walk';
-import { dirOf, isWithin, relativeTo, ROOT } from './scopes';
-import { PackageTree, sameFile } from './tree';
+import type { Result } from '../../krm/results';
+import { applyKrmignore } from '../../package/package-walk';
+import { dirOf, isWithin, relativeTo, ROOT } from '../../package/scopes';
+import { PackageTree, sameFile } from '../../package/tree';
 
 type Version = 'local' | 'origin' | 'upstream';
 

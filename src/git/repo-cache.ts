@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ReadBudget } from '../read-limits';
-import { directoriesOf, PackageTree, type TreeFile } from '../tree';
+import { ReadBudget } from '../package/read-limits';
+import { directoriesOf, PackageTree, type TreeFile } from '../package/tree';
 import { git, GitError, gitQuery, type GitRun } from './run-git';
 
 /** Where fetched repositories are kept: $PACKAGE_VARIANT_CACHE_DIR, else the XDG cache directory. */

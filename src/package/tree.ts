@@ -2,7 +2,7 @@
  * A package's files in memory, wherever they were read from (a directory, a git commit): the unit
  * every update step works on. Paths are relative to the package root, with `/`.
  */
-import { decodeUtf8 } from '../krm/utf8';
+import { decodeUtf8 } from '../yaml/utf8';
 import { dirOf, isWithin, joinPath, relativeTo, ROOT } from './scopes';
 
 export interface TreeFile {
@@ -18,7 +18,7 @@ export class PackageTree {
    * @param files every regular file
    * @param dirs every directory below the root (a directory may be empty)
    * @param links symbolic links: never followed, written or removed by an update
-   * @param ignored files and directories a `.krmignore` names (src/pkg/package-walk.ts): not read
+   * @param ignored files and directories a `.krmignore` names (src/package/package-walk.ts): not read
    */
   constructor(
     readonly files: ReadonlyMap<string, TreeFile>,

@@ -1,19 +1,13 @@
 /**
  * `package-variant update` on directories: the package, the version it was fetched from (origin)
  * and the new version (upstream) read from disk, updated in memory, then written as one plan
- * (src/pkg/locked-update.ts).
+ * (src/update/locked-update.ts).
  */
-import { hasError, type Result } from '../krm/results';
-import { readDiskTree } from './disk-tree';
-import { runLockedUpdate, type WriteOptions } from './locked-update';
-import { planUpdate, type UpdatePlan } from './plan';
-import { updateTree, type TreeUpdateOptions } from './update-tree';
-
-export interface UpdateOutcome {
-  readonly results: Result[];
-  /** What was written (what would be, in a dry run); undefined when the update failed and nothing was. */
-  readonly plan?: UpdatePlan;
-}
+import { hasError } from '../krm/results';
+import { readDiskTree } from '../disk/disk-tree';
+import { runLockedUpdate, type UpdateOutcome, type WriteOptions } from './locked-update';
+import { planUpdate } from '../disk/plan';
+import { updateTree, type TreeUpdateOptions } from '../merge/package/update-tree';
 
 export interface DirectoryUpdate extends TreeUpdateOptions, WriteOptions {
   readonly local: string;

@@ -1,9 +1,9 @@
 /**
  * An update as data: what to write, remove and create below a package directory, computed whole
- * before anything is touched (a failed update writes nothing). src/pkg/plan-writer.ts carries it out;
- * a dry run prints it (src/pkg/plan-diff.ts for `--diff`).
+ * before anything is touched (a failed update writes nothing). src/disk/plan-writer.ts carries it out;
+ * a dry run prints it (src/disk/plan-diff.ts for `--diff`).
  */
-import { sameFile, type PackageTree } from './tree';
+import { sameFile, type PackageTree } from '../package/tree';
 
 export interface PlannedWrite {
   /** Relative to the package directory, with `/`. */

@@ -1,7 +1,7 @@
 /**
  * A package's entries as kpt's package reader walks them (kyaml's LocalPackageReader with its
  * ignoreFilesMatcher), for a directory on disk and for a tree read from git alike:
- * - each package's `.krmignore` (src/pkg/krmignore.ts) covers that package's files and directories,
+ * - each package's `.krmignore` (src/package/krmignore.ts) covers that package's files and directories,
  *   not those of its subpackages; the root's always applies, a subpackage's replaces it below it;
  * - a subpackage's own directory is matched against its parent's patterns, so a parent can leave a
  *   whole subpackage out;

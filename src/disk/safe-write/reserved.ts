@@ -3,7 +3,7 @@
  * and, beside each file it replaces, the new content before it is renamed into place and the old
  * content kept until the update is complete. Readers skip them: they are never part of a package.
  */
-import { joinPath } from '../scopes';
+import { joinPath } from '../../package/scopes';
 
 const PREFIX = '.package-variant';
 

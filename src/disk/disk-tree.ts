@@ -1,15 +1,15 @@
 /**
  * Reads a package directory into a PackageTree: every file byte for byte with its mode, as kpt's
- * reader walks it (src/pkg/package-walk.ts: `.krmignore`, no symbolic link followed, `.git`
- * skipped), within the read bounds (src/pkg/read-limits.ts). The update's own files (lock, journal,
- * temporary files: src/pkg/safe-write/reserved.ts) are not part of the package.
+ * reader walks it (src/package/package-walk.ts: `.krmignore`, no symbolic link followed, `.git`
+ * skipped), within the read bounds (src/package/read-limits.ts). The update's own files (lock, journal,
+ * temporary files: src/disk/safe-write/reserved.ts) are not part of the package.
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { walkPackage, type Entry, type EntryKind } from './package-walk';
-import { ReadBudget } from './read-limits';
+import { walkPackage, type Entry, type EntryKind } from '../package/package-walk';
+import { ReadBudget } from '../package/read-limits';
 import { isReservedName } from './safe-write/reserved';
-import { PackageTree, type TreeFile } from './tree';
+import { PackageTree, type TreeFile } from '../package/tree';
 
 export class PackageReadError extends Error {}
 

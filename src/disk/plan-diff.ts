@@ -3,9 +3,9 @@
  * mode`, mode changes, `\ No newline at end of file`, `Binary files ... differ`), paths relative to
  * the package: `git apply --directory=PKG` or `patch -p1 -d PKG` applies it. Three lines of context.
  */
-import { commonLines } from '../krm/line-merge';
+import { commonLines } from '../yaml/line-merge';
 import type { UpdatePlan } from './plan';
-import type { TreeFile } from './tree';
+import type { TreeFile } from '../package/tree';
 
 const CONTEXT = 3;
 /** Beyond this many differing lines a file is shown as all removed and all added, which stays fast. */

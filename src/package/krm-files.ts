@@ -1,9 +1,9 @@
 /**
  * Which files of a package kpt reads as resources, and their documents: every Kptfile, `*.yaml` and
  * `*.yml`, outside hidden directories; several documents a file. Every other file is a non-KRM file
- * (src/pkg/non-krm.ts).
+ * (src/merge/package/non-krm.ts).
  */
-import { splitYamlStream, type StreamDocument } from '../krm/yaml-stream';
+import { splitYamlStream, type StreamDocument } from '../yaml/yaml-stream';
 import { KPTFILE } from './scopes';
 import type { PackageTree } from './tree';
 
@@ -22,7 +22,7 @@ export function isKrmFileName(path: string): boolean {
 
 const isHidden = (path: string) => path.split('/').some((part) => part.startsWith('.'));
 
-/** The paths of the resource files, in walk order (sorted); what `.krmignore` names is out of the tree already (src/pkg/left-out.ts). */
+/** The paths of the resource files, in walk order (sorted); what `.krmignore` names is out of the tree already (src/merge/package/left-out.ts). */
 function krmFilePaths(tree: PackageTree): string[] {
   return [...tree.files.keys()].filter((p) => isKrmFileName(p) && !isHidden(p)).sort();
 }
