@@ -62,6 +62,8 @@ function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env) {
     rewrites.push([target, repo.url], [target, `${repo.url}.git`]);
   }
   Object.assign(env, {
+    // The mirrors stay where they are for whatever reads them in this environment.
+    PV_MIRROR_DIR: root,
     HOME: join(scratch, 'home'),
     KPT_CACHE_DIR: join(scratch, 'kpt-cache'),
     TMPDIR: join(scratch, 'tmp'),
