@@ -16,6 +16,7 @@ import { ParseBudget, ParseBudgetExceeded } from '../../yaml/parse-budget';
 import { KrmResource } from '../../krm/resource';
 import { ResourceList } from '../../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../../yaml/document-text';
+import { keyOf, meaningfulLines } from '../../yaml/line-scan';
 import { findSeqIndent } from '../../yaml/seq-indent';
 import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
 import { firstInvalidByte } from '../../yaml/utf8';
@@ -251,6 +252,9 @@ function holdsNonMap(documents: readonly PackageDocument[], scan: (doc: PackageD
   return documents.some((doc) => {
     const scanned = scan(doc);
     if (scanned) return !scanned.krm;
+    // A document that opens with a key at column 0 is a block map: no parse needed to say so.
+    const first = meaningfulLines(doc.text)[0];
+    if (first && first.indent === 0 && !first.text.startsWith('-') && keyOf(first.text) !== undefined) return false;
     try {
       return parseResource(doc, new ParserShare()) === undefined;
     } catch {
