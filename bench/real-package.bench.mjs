@@ -68,7 +68,7 @@ export async function run({ log, root }) {
   });
   const missing = [...new Set(fixtures.flatMap((fixture) => missingMirrors(fixture, mirrors)))];
   if (missing.length) {
-    log(`skipped: the mirrors ${missing.join(', ')} are not under ${mirrors} (PV_MIRROR_DIR); see test/fixtures/real-history/README.md`);
+    log(`skipped: the mirrors ${missing.join(', ')} are not under ${mirrors} (PV_MIRROR_DIR): node scripts/mirror-repos.mjs makes them`);
     return { pass: true, target, figures: { skipped: `mirrors missing under ${mirrors}: ${missing.join(', ')}` }, notes: ['skipped: the real-history mirrors are absent'] };
   }
   if (spawnSync('bash', ['-c', 'command -v kpt']).status !== 0) {

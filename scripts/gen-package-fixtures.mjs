@@ -8,7 +8,13 @@
  * test/differential/kpt-packages.test.ts runs `package-variant update pkg@v2` (git mode) on the same
  * repositories (scripts/kpt-oracle-repos.sh) and compares.
  *
- * Usage: node scripts/gen-package-fixtures.mjs [--count N] [--seed S] [--jobs J] [--only 3,17] [--dry-run]
+ * Besides the seeded cases, the named cases (pkg-<name>.yaml) are written out by hand: what issue 19
+ * found (a resource twice in a file upstream left alone; documents without apiVersion, a
+ * kustomization.yaml, a bare list and a scalar document, which kpt reads as resources), each with
+ * its local package as `kpt pkg get` wrote it where that matters.
+ *
+ * Usage: node scripts/gen-package-fixtures.mjs [--count N] [--seed S] [--jobs J] [--only 3,17] [--dry-run] [--named]
+ *   --named    record only the named cases
  *   --count    number of cases (default 48: every family with every strategy, twice)
  *   --seed     base seed (default 20240611)
  *   --jobs     oracle runs in parallel (default: number of CPUs)
@@ -21,6 +27,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Document, stringify } from 'yaml';
 import { kptErrorText, parseCaseArgs, recordCases, runAsScript } from './gen-differential-fixtures.mjs';
@@ -355,16 +362,20 @@ function run(cmd, args, env) {
   });
 }
 
-/** Runs one case through kpt: the package before the update (as committed) and after it, or kpt's error. */
-export async function runOracle(c, scratchRoot) {
+/**
+ * Runs one case through kpt: the package before the update (as committed) and after it, or kpt's
+ * error. With `fetchedOnly`, only what `kpt pkg get` of origin writes.
+ */
+export async function runOracle(c, scratchRoot, { fetchedOnly = false } = {}) {
   const dir = mkdtempSync(join(scratchRoot, 'pkg-'));
   try {
     const trees = { origin: c.origin, upstream: c.upstream, local: c.local, ...(c.sub ? { 'sub-origin': c.sub.origin, 'sub-upstream': c.sub.upstream } : {}) };
     for (const [name, tree] of Object.entries(trees)) writeTree(join(dir, name), tree);
-    const env = { KPT_ORACLE_LOCAL_OUT: join(dir, 'before') };
+    const env = { KPT_ORACLE_LOCAL_OUT: join(dir, 'before'), ...(fetchedOnly ? { KPT_ORACLE_FETCHED_DIR: join(dir, 'fetched') } : {}) };
     if (c.sub) Object.assign(env, { KPT_ORACLE_SUB: c.sub.path, KPT_ORACLE_SUB_ORIGIN: join(dir, 'sub-origin'), KPT_ORACLE_SUB_UPSTREAM: join(dir, 'sub-upstream') });
     const res = await run('bash', [ORACLE, join(dir, 'origin'), join(dir, 'upstream'), join(dir, 'local'), join(dir, 'out'), c.strategy], env);
     if (res.code !== 0 && res.code !== 3) throw new Error(`kpt-oracle.sh exited ${res.code}:\n${res.stderr}`);
+    if (fetchedOnly) return readTree(join(dir, 'fetched'));
     const before = readTree(join(dir, 'before'));
     if (res.code === 0) return { before, kpt: { exitCode: 0, ...readTree(join(dir, 'out')) } };
     return { before, kpt: { exitCode: 3, error: kptErrorText(res.stderr) } };
@@ -408,6 +419,95 @@ export function fixtureText(index, c, oracle) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Named cases
+// ---------------------------------------------------------------------------------------------
+
+const kptfileText = (name) => stringify({ apiVersion: 'kpt.dev/v1', kind: 'Kptfile', metadata: { name }, info: { description: `${name} package` } }, { lineWidth: 0 });
+const yamlText = (obj) => stringify(obj, { lineWidth: 0, indentSeq: false });
+const tree = (files) => ({ files: { Kptfile: kptfileText('pkg'), ...files }, modes: {} });
+
+/** A config file as free5gc's AMF package ships it: a ConfigMap's fields without apiVersion. */
+const amfConfig = (version) =>
+  yamlText({ kind: 'ConfigMap', metadata: { name: 'amf-configmap', labels: { app: 'free5gc' } }, data: { 'amfcfg.yaml': `info:\n  version: ${version}\n  description: AMF initial local configuration\n` } });
+const settings = (mode) => yamlText(configMap('settings', { mode, region: 'eu-west-1' }));
+const app = (image, replicas = 1) => yamlText(deployment('app', image, replicas));
+
+/**
+ * Each: origin, upstream and local as file texts, or `fetched` edits (`{ file, replace, with }`, or
+ * `{ file, text }` for the whole file) applied to what `kpt pkg get` of origin wrote.
+ */
+export const NAMED_CASES = [
+  {
+    name: 'duplicate-in-unchanged-file',
+    ops: ['local declares Deployment app twice in deploy.yaml; upstream leaves deploy.yaml as it was and changes settings.yaml'],
+    origin: tree({ 'deploy.yaml': app('nginx:1.25'), 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'deploy.yaml': app('nginx:1.25'), 'settings.yaml': settings('safe') }),
+    local: tree({ 'deploy.yaml': `${app('nginx:1.25')}---\n${app('nginx:1.25', 3)}`, 'settings.yaml': settings('fast') }),
+  },
+  {
+    name: 'no-apiversion-deleted-upstream',
+    ops: ['local as kpt pkg get wrote it (amf-config.yaml gets its kpt-merge comment and identifier)', 'upstream deletes amf-config.yaml, a ConfigMap without apiVersion, and changes settings.yaml'],
+    origin: tree({ 'amf-config.yaml': amfConfig('1.0.3'), 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'settings.yaml': settings('safe') }),
+    fetched: [],
+  },
+  {
+    name: 'no-apiversion-changed-upstream',
+    ops: [
+      'local as kpt pkg get wrote it, then kustomization.yaml gets nameSuffix and values.yaml a new replicas',
+      'upstream changes amf-config.yaml (no apiVersion), the namePrefix of kustomization.yaml (no kind) and the image of values.yaml (a plain map)',
+    ],
+    origin: tree({
+      'amf-config.yaml': amfConfig('1.0.3'),
+      'kustomization.yaml': 'resources:\n- settings.yaml\nnamePrefix: dev-\n',
+      'values.yaml': 'image: nginx:1.25\nreplicas: 1\n',
+      'settings.yaml': settings('fast'),
+    }),
+    upstream: tree({
+      'amf-config.yaml': amfConfig('1.0.4'),
+      'kustomization.yaml': 'resources:\n- settings.yaml\nnamePrefix: prod-\n',
+      'values.yaml': 'image: nginx:1.26\nreplicas: 1\n',
+      'settings.yaml': settings('fast'),
+    }),
+    fetched: [
+      { file: 'kustomization.yaml', replace: 'namePrefix: dev-\n', with: 'namePrefix: dev-\nnameSuffix: -eu\n' },
+      { file: 'values.yaml', replace: 'replicas: 1', with: 'replicas: 3' },
+    ],
+  },
+  {
+    name: 'bare-list-changed-on-both-sides',
+    ops: ['upstream appends to zones.yaml, a YAML list; local appends another zone'],
+    origin: tree({ 'zones.yaml': '- eu-west-1a\n- eu-west-1b\n', 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'zones.yaml': '- eu-west-1a\n- eu-west-1b\n- eu-west-1c\n', 'settings.yaml': settings('safe') }),
+    local: tree({ 'zones.yaml': '- eu-west-1a\n- eu-west-1b\n- eu-west-1z\n', 'settings.yaml': settings('fast') }),
+  },
+  {
+    name: 'scalar-document',
+    ops: ['notes.yaml holds a plain scalar; upstream changes settings.yaml'],
+    origin: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('safe') }),
+    local: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('fast') }),
+  },
+].map((c) => ({ ...c, family: 'named', strategy: 'resource-merge' }));
+
+/** A named case's local package: as given, or kpt pkg get's text of origin with the edits. */
+async function namedLocal(c, scratch) {
+  if (!c.fetched) return c.local;
+  const fetched = await runOracle({ ...c, upstream: c.origin, local: c.origin }, scratch, { fetchedOnly: true });
+  const files = { ...fetched.files };
+  for (const edit of c.fetched) {
+    if (!files[edit.file]?.includes(edit.replace)) throw new Error(`${c.name}: ${edit.file} holds no ${JSON.stringify(edit.replace)}`);
+    files[edit.file] = files[edit.file].replace(edit.replace, edit.with);
+  }
+  return { files, modes: {} };
+}
+
+/** The fixture of a named case: its name where the seeded ones have a number and a seed. */
+function namedFixtureText(c, oracle) {
+  return fixtureText(c.name, { ...c, seed: 0 }, oracle).replace(/^case: .*\nseed: 0\n/, `name: ${c.name}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
 
@@ -416,8 +516,26 @@ export function caseSpec(base, i) {
   return { seed: caseSeed(base, i), family: FAMILIES[i % FAMILIES.length], strategy: STRATEGIES[Math.floor(i / FAMILIES.length) % STRATEGIES.length] };
 }
 
+async function recordNamed(opts) {
+  mkdirSync(opts.out, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'kpt-pkg-named-'));
+  try {
+    for (const c of NAMED_CASES) {
+      const local = await namedLocal(c, scratch);
+      const oracle = await runOracle({ ...c, local }, scratch);
+      writeFileSync(join(opts.out, `pkg-${c.name}.yaml`), namedFixtureText(c, oracle));
+      console.log(`pkg-${c.name}.yaml: kpt ${oracle.kpt.exitCode === 0 ? 'updated' : 'refused'}`);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 async function main() {
-  const opts = parseCaseArgs(process.argv.slice(2), { count: 48, seed: 20240611, out: DEFAULT_OUT }, import.meta.url);
+  const argv = process.argv.slice(2);
+  const namedOnly = argv.includes('--named');
+  const opts = parseCaseArgs(argv.filter((a) => a !== '--named'), { count: 48, seed: 20240611, out: DEFAULT_OUT }, import.meta.url);
+  if (namedOnly) return recordNamed(opts);
   const indices = opts.only ?? Array.from({ length: opts.count }, (_, i) => i);
   const generate = (i) => {
     const spec = caseSpec(opts.seed, i);
@@ -435,6 +553,7 @@ async function main() {
     writeFileSync(join(opts.out, `pkg-${String(i).padStart(3, '0')}.yaml`), fixtureText(i, c, oracle));
     return oracle.kpt.exitCode === 0;
   });
+  if (!opts.only) await recordNamed(opts);
 }
 
 runAsScript(import.meta.url, main);

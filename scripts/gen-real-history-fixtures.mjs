@@ -17,7 +17,7 @@
  *   --rebuild  write a recorded case's trees to DIR/{origin,upstream,local,kpt} (no kpt needed), to
  *              read it with `git diff --no-index DIR/local DIR/kpt`
  *
- * Mirrors: $PV_MIRROR_DIR (default /work/.mirror)/<owner>+<name>/repo, bare clones of the
+ * Mirrors: $PV_MIRROR_DIR (default ~/.cache/package-variant/mirrors)/<owner>+<name>/repo, bare clones of the
  * repositories in scripts/lib/git-trees.cjs. Needs kpt 1.0.0-beta.56 and git on PATH. Nothing
  * reaches the network: git may use the file protocol only. Deterministic: the same seed and mirrors
  * give byte-identical fixtures.

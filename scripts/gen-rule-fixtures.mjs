@@ -14,7 +14,8 @@
  *
  * Usage: node scripts/gen-rule-fixtures.mjs [--only 2,7] [--out DIR]
  *
- * Mirrors: $PV_MIRROR_DIR (default /work/.mirror)/<owner>+<name>/repo, as for the real-history corpus.
+ * Mirrors: $PV_MIRROR_DIR (default ~/.cache/package-variant/mirrors)/<owner>+<name>/repo, as for the
+ * real-history corpus; `node scripts/mirror-repos.mjs` makes them.
  * Deterministic: the same inputs give byte-identical fixtures. Needs kpt 1.0.0-beta.56, git, and the
  * blueprints mirror for the two real cases; about 1-2 s of kpt per case.
  */

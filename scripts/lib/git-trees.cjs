@@ -10,6 +10,7 @@
 const { spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } = require('node:fs');
+const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 
 /** The repositories the corpus reads: where each lives on GitHub and its mirror's directory name. */
@@ -21,10 +22,17 @@ const REPOSITORIES = [
   { url: 'https://github.com/nephio-project/nephio-packages', mirror: 'nephio-project+nephio-packages' },
 ];
 
-/** Where the mirrors are: $PV_MIRROR_DIR, else /work/.mirror. */
+/**
+ * Where the mirrors are: $PV_MIRROR_DIR, else package-variant/mirrors in the user's cache directory
+ * ($XDG_CACHE_HOME, else ~/.cache), where scripts/mirror-repos.mjs makes them.
+ */
 function mirrorRoot(env = process.env) {
-  return env.PV_MIRROR_DIR || '/work/.mirror';
+  if (env.PV_MIRROR_DIR) return env.PV_MIRROR_DIR;
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'package-variant', 'mirrors');
 }
+
+/** What a suite that skips for want of a mirror says to do. */
+const MIRROR_HINT = 'make them with `node scripts/mirror-repos.mjs` where there is network, or set PV_MIRROR_DIR to where they are';
 
 /** The bare repository of a mirror (`git clone --mirror URL <root>/<owner>+<name>/repo`). */
 function mirrorGitDir(root, repo) {
@@ -54,6 +62,8 @@ function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env) {
     rewrites.push([target, repo.url], [target, `${repo.url}.git`]);
   }
   Object.assign(env, {
+    // The mirrors stay where they are for whatever reads them in this environment.
+    PV_MIRROR_DIR: root,
     HOME: join(scratch, 'home'),
     KPT_CACHE_DIR: join(scratch, 'kpt-cache'),
     TMPDIR: join(scratch, 'tmp'),
@@ -143,4 +153,4 @@ function manifest(files) {
     .join('');
 }
 
-module.exports = { REPOSITORIES, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };
+module.exports = { REPOSITORIES, MIRROR_HINT, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };

@@ -4,12 +4,15 @@ import { failureResourceList } from '../krm/resource-list';
 import { errorResult } from '../krm/results';
 import { streamKrmFunction } from '../krm/run';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
-import { USAGE, VERSION } from './usage';
+import { UPDATE_USAGE, USAGE, VERSION } from './usage';
 
-function usageError(message: string): number {
-  writeAll(2, `package-variant: ${message}\n\n${USAGE}`);
+/** A short error and where help is, as git and kpt answer a wrong command line. */
+function usageError(message: string, command = ''): number {
+  writeAll(2, `package-variant${command && ` ${command}`}: ${message}\nRun 'package-variant${command && ` ${command}`} --help' for usage.\n`);
   return 2;
 }
+
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
 const UPDATE_FLAGS: Record<string, 'origin' | 'upstream' | 'strategy' | 'conflicts' | 'upstreamRef' | 'upstreamCommit'> = {
   '--origin': 'origin',
@@ -26,7 +29,10 @@ function runUpdate(args: readonly string[]): number {
     const arg = args[i] as string;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     const key = UPDATE_FLAGS[flag];
-    if (arg === '--allow-dirty') {
+    if (isHelp(arg)) {
+      writeAll(1, UPDATE_USAGE);
+      return 0;
+    } else if (arg === '--allow-dirty') {
       options.allowDirty = true;
     } else if (arg === '--dry-run') {
       options.dryRun = true;
@@ -34,16 +40,16 @@ function runUpdate(args: readonly string[]): number {
       options.diff = true;
     } else if (key) {
       const value = inline ?? args[(i += 1)];
-      if (value === undefined) return usageError(`${flag} needs a value`);
+      if (value === undefined) return usageError(`${flag} needs a value`, 'update');
       options[key] = value;
     } else if (!arg.startsWith('-') && options.package === undefined) {
       options.package = arg;
     } else {
-      return usageError(`unknown argument "${arg}" for update`);
+      return usageError(arg.startsWith('-') ? `unknown flag ${arg}` : `one package at a time: "${options.package}", then "${arg}"`, 'update');
     }
   }
   const problem = checkUpdateArguments(options);
-  if (problem) return usageError(problem);
+  if (problem) return usageError(problem, 'update');
   return runUpdateCommand(options);
 }
 
@@ -51,7 +57,8 @@ function runUpdate(args: readonly string[]): number {
 export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
-  if (first === '--help' || first === '-h' || first === 'help') {
+  if (first === 'help' && argv[1] === 'update') return runUpdate(['--help']);
+  if (first === 'help' || (first !== undefined && isHelp(first))) {
     writeAll(1, USAGE);
     return 0;
   }
@@ -59,7 +66,7 @@ export function main(argv: readonly string[], stdin: () => FunctionInput = readS
     writeAll(1, `${VERSION}\n`);
     return 0;
   }
-  if (first !== undefined) return usageError(`unknown argument "${first}"`);
+  if (first !== undefined) return usageError(first.startsWith('-') ? `unknown flag ${first}` : `unknown command "${first}"`);
   const input = stdin();
   if ('error' in input) {
     // kpt shows a failed function's stderr; the ResourceList carries the same message as a result.

@@ -6,6 +6,7 @@
 import type { MergeStrategy } from '../config/function-config';
 import { PackageReadError } from '../disk/disk-tree';
 import { UpdateError, updateFromGit } from '../update/git-update';
+import type { UpdatePlan } from '../disk/plan';
 import { planDiff } from '../disk/plan-diff';
 import { WriteError } from '../disk/plan-writer';
 import { LockError } from '../disk/safe-write/lock';
@@ -53,20 +54,26 @@ export function checkUpdateArguments(args: UpdateArguments): string | undefined 
 
 const say = (line: string) => writeAll(2, `package-variant update: ${line}\n`);
 
-/** A dry run: the files and directories the update would add, change and remove; with --diff, the diff alone on stdout. */
-function printDryRun(outcome: UpdateOutcome & { plan: NonNullable<UpdateOutcome['plan']> }, diff: boolean): void {
-  const { plan } = outcome;
+/**
+ * What the plan does, one line each, in one vocabulary for a run and its dry run (added, changed,
+ * removed); a dry run says "would". With --diff, the diff alone on stdout. A count on stderr.
+ */
+function printPlan(plan: UpdatePlan, dryRun: boolean, diff: boolean): void {
   if (diff) {
     writeAll(1, planDiff(plan));
   } else {
-    for (const dir of plan.createDirs) writeAll(1, `would create directory ${dir}/\n`);
-    for (const write of plan.writes) writeAll(1, `would ${write.created ? 'add' : 'change'} ${write.path}\n`);
-    for (const path of plan.removes) writeAll(1, `would remove ${path}\n`);
-    for (const dir of plan.removeDirs) writeAll(1, `would remove directory ${dir}/\n`);
+    const line = (verb: string, what: string) => writeAll(1, `${dryRun ? `would ${verb}` : PAST[verb]} ${what}\n`);
+    for (const dir of plan.createDirs) line('add', `directory ${dir}/`);
+    for (const write of plan.writes) line(write.created ? 'add' : 'change', write.path);
+    for (const path of plan.removes) line('remove', path);
+    for (const dir of plan.removeDirs) line('remove', `directory ${dir}/`);
   }
   const added = plan.writes.filter((w) => w.created).length;
-  say(`dry run: ${added} files would be added, ${plan.writes.length - added} changed, ${plan.removes.length} removed; nothing was written`);
+  const counts = `${added} ${added === 1 ? 'file' : 'files'} ${dryRun ? 'would be ' : ''}added, ${plan.writes.length - added} changed, ${plan.removes.length} removed`;
+  say(dryRun ? `dry run: ${counts}; nothing was written` : counts);
 }
+
+const PAST: Record<string, string> = { add: 'added', change: 'changed', remove: 'removed' };
 
 function printOutcome(outcome: UpdateOutcome, args: UpdateArguments): number {
   const dryRun = args.dryRun === true || args.diff === true;
@@ -76,12 +83,12 @@ function printOutcome(outcome: UpdateOutcome, args: UpdateArguments): number {
     say('nothing was written');
     return 1;
   }
-  if (dryRun) {
-    printDryRun({ ...outcome, plan: outcome.plan }, args.diff === true);
+  if (outcome.upToDate) {
+    const pkg = (args.package ?? '.').split('@')[0] || '.';
+    say(`${pkg} is already at ${outcome.upToDate.ref} (commit ${outcome.upToDate.commit.slice(0, 12)}): nothing changed`);
     return 0;
   }
-  for (const write of outcome.plan.writes) writeAll(1, `updated ${write.path}\n`);
-  for (const path of outcome.plan.removes) writeAll(1, `removed ${path}\n`);
+  printPlan(outcome.plan, dryRun, args.diff === true);
   return 0;
 }
 

@@ -3,27 +3,47 @@ declare const PACKAGE_VERSION: string;
 /** Set by the bundler; tests run from source, where it is not defined. */
 export const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'development';
 
+/** `package-variant update --help`. */
+export const UPDATE_USAGE = `Usage:
+  package-variant update [PKG][@REF] [--strategy S] [--conflicts error] [--allow-dirty] [--dry-run|--diff]
+      Update PKG (default: .) to REF of the git upstream its Kptfile records (default: the recorded
+      ref), as kpt pkg update does; subpackages with an upstream of their own follow. Commit local
+      changes first.
+  package-variant update LOCAL_DIR --origin DIR --upstream DIR [--strategy S] [--conflicts error]
+                         [--upstream-ref REF] [--upstream-commit SHA] [--dry-run|--diff]
+      The same without git: ORIGIN is the version LOCAL_DIR was fetched from, UPSTREAM the new one.
+
+Options:
+  --strategy S        resource-merge (default), fast-forward or force-delete-replace
+  --conflicts error   stop, writing nothing, where a local edit would give way to upstream's
+                      (default: upstream wins, with a warning naming each lost edit)
+  --allow-dirty       update a package with uncommitted changes
+  --dry-run           list the files that would be added, changed and removed; write nothing
+  --diff              print the change as a unified diff (git apply --directory=PKG applies it)
+  -h, --help          show this help
+
+The package is written all or nothing; an update killed midway is undone by the next one. One
+update of a package runs at a time. Fetched repositories are cached in $PACKAGE_VARIANT_CACHE_DIR
+(default: $XDG_CACHE_HOME/package-variant/repos or ~/.cache/package-variant/repos).
+
+Examples:
+  package-variant update my-pkg@v2 --dry-run
+  package-variant update my-pkg@v2
+  package-variant update my-pkg@v2 --diff > update.patch
+  package-variant update my-pkg --origin blueprint-v1/ --upstream blueprint-v2/
+
+Exit codes: 0 updated (or nothing to do); 1 the update failed and nothing was written (the results
+say why); 2 wrong command-line usage.
+`;
+
 export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt package variants current
 
 Usage:
   package-variant                 Run as a KRM function: a ResourceList on stdin, the result on stdout.
-  package-variant update [PKG][@REF] [--strategy S] [--conflicts error] [--allow-dirty] [--dry-run|--diff]
-                                  Update PKG (default: .) to REF of the git upstream its Kptfile records
-                                  (default: the recorded ref), as kpt pkg update does; subpackages with
-                                  an upstream of their own follow. Commit local changes first.
-  package-variant update LOCAL_DIR --origin DIR --upstream DIR [--strategy S] [--conflicts error]
-                                  [--upstream-ref REF] [--upstream-commit SHA] [--dry-run|--diff]
-                                  The same without git: ORIGIN is the version LOCAL_DIR was fetched
-                                  from, UPSTREAM the new one.
-                                  Strategies: resource-merge (default), fast-forward, force-delete-replace.
-                                  --dry-run lists the files that would be added, changed and removed;
-                                  --diff prints the change as a unified diff (git apply --directory=PKG
-                                  applies it). Either writes nothing.
-                                  The package is written all or nothing; an update killed midway is
-                                  undone by the next one. One update of a package runs at a time.
-                                  Fetched repositories are cached in $PACKAGE_VARIANT_CACHE_DIR
-                                  (default: $XDG_CACHE_HOME/package-variant/repos or ~/.cache/...).
-  package-variant --help          Show this help.
+  package-variant update [PKG][@REF] ...
+                                  Update a package to a new upstream version, as kpt pkg update does
+                                  (package-variant update --help).
+  package-variant --help          Show this help (-h).
   package-variant --version       Print the version.
 
 The functionConfig decides what the function does:
@@ -37,8 +57,6 @@ Examples:
   kpt fn eval my-pkg --image ghcr.io/package-variant/package-variant:v0.1.0 --fn-config variant.yaml
   kpt fn source my-pkg | package-variant > result.yaml
   package-variant update my-pkg@v2
-  package-variant update my-pkg@v2 --diff
-  package-variant update my-pkg --origin blueprint-v1/ --upstream blueprint-v2/
 
 Exit codes: 0 success; 1 the function reported an error (see the results in the output);
 2 wrong command-line usage.

@@ -89,16 +89,55 @@ function locatable(location: DataLocation): Node | undefined {
   }
 }
 
+/** Whether an annotation is one kpt's reader adds to what it reads (path, index, ids), not the user's. */
+const isReaderAnnotation = (key: string) => /^(internal\.)?config\.(kubernetes\.io|k8s\.io)\/(path|index|id|seqindent|package-path|annotations-migration-resource-id|kpt-resource-id)$/.test(key);
+
+/**
+ * How many lines above `line` kpt added to the user's document when it built the ResourceList: its
+ * reader's annotations, and their `annotations:` key where it holds nothing else.
+ */
+function addedLinesAbove(root: Node, line: number, locator: LineLocator): number {
+  const annotations = (root as unknown as { getIn(p: unknown[], keep: true): unknown }).getIn(['metadata', 'annotations'], true);
+  if (!isMap(annotations)) return 0;
+  const lineOfNode = (node: unknown) => {
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? locator.linePos(range[0]).line : Number.POSITIVE_INFINITY;
+  };
+  const added = annotations.items.filter((pair) => isScalar(pair.key) && isReaderAnnotation(String(pair.key.value)));
+  let count = added.filter((pair) => lineOfNode(pair.key) < line).length;
+  if (added.length === annotations.items.length && lineOfNode(annotations) - 1 < line) count += 1;
+  return count;
+}
+
+/**
+ * Where a node is: in the user's file where kpt built the ResourceList from one (the functionConfig's
+ * path annotation, or its index alone for `kpt fn eval --fn-config`), counting out the lines kpt
+ * added; else in the ResourceList.
+ */
+function placeOf(location: DataLocation, root: Node, target: Node & { range: [number, number, number] }, locator: LineLocator): string {
+  const { line, col } = locator.linePos(target.range[0]);
+  const fromKpt = location.file !== undefined || (isMap(root) && addedLinesAbove(root, Number.POSITIVE_INFINITY, locator) > 0);
+  const origin = root.range ? locator.linePos(root.range[0]) : undefined;
+  if (!fromKpt || origin === undefined || line < origin.line) return ` (line ${line}, column ${col} of the ResourceList)`;
+  const start = origin.line;
+  // The document is indented below `functionConfig:` as far as its first key.
+  const column = col - origin.col + 1;
+  // Comment lines above the first key belong to the document too.
+  const first = isMap(root) ? (root.items[0]?.key as Node | undefined) : undefined;
+  const above = [root.commentBefore, first?.commentBefore].filter(Boolean).join('\n');
+  const inDocument = line - start + 1 + (above ? above.split('\n').length : 0) - addedLinesAbove(root, line, locator);
+  const file = location.file;
+  if (!file) return ` (line ${inDocument}, column ${column} of the functionConfig file)`;
+  return file.index ? ` (${file.path}, document ${file.index + 1}, line ${inDocument}, column ${column})` : ` (${file.path} line ${inDocument}, column ${column})`;
+}
+
 function lineOf(location: DataLocation, segments: readonly (string | number)[], atKey: boolean): string {
   if (!location.lineCounter) return '';
   const root = locatable(location);
   if (!root) return '';
   for (let length = segments.length; length >= 0; length -= 1) {
     const target = nodeAt(root, segments.slice(0, length), atKey && length === segments.length);
-    if (target?.range) {
-      const { line, col } = location.lineCounter.linePos(target.range[0]);
-      return ` (line ${line}, column ${col} of the ResourceList)`;
-    }
+    if (target?.range) return placeOf(location, root, target as Node & { range: [number, number, number] }, location.lineCounter);
   }
   return '';
 }

@@ -48,7 +48,11 @@ export function assertDirectory(root: string): void {
   if (!isDir) throw new PackageReadError(`${root} is not a directory`);
 }
 
-export function readDiskTree(root: string): PackageTree {
+/**
+ * `krmignore: false` reads what `.krmignore` names too, as git mode reads a version from git: for
+ * origin and upstream, whose ignored files the update compares to warn of upstream's changes there.
+ */
+export function readDiskTree(root: string, options: { readonly krmignore: boolean } = { krmignore: true }): PackageTree {
   assertDirectory(root);
   const budget = new ReadBudget((path, problem) => new PackageReadError(`${join(root, path)} ${problem}; list it in .krmignore to leave it out of the update`));
   const read = new Map<string, TreeFile | undefined>();
@@ -71,7 +75,7 @@ export function readDiskTree(root: string): PackageTree {
         throw error;
       }
     },
-  });
+  }, options);
   const files = new Map<string, TreeFile>();
   for (const path of walked.files) {
     const file = readFile(path);

@@ -48,3 +48,8 @@ export function planUpdate(root: string, before: PackageTree, after: PackageTree
     before,
   };
 }
+
+/** Whether the plan changes nothing. */
+export function planIsEmpty(plan: UpdatePlan): boolean {
+  return plan.createDirs.length + plan.writes.length + plan.removes.length + plan.removeDirs.length === 0;
+}

@@ -17,6 +17,7 @@ export interface IdentityFacts {
   readonly path?: string;
 }
 
+/** `krm`: the document is a map, so a resource (kpt's rule); a sequence or a scalar is not. */
 export type ScannedIdentity = IdentityFacts & { readonly krm: true };
 
 export type ScanOutcome = ScannedIdentity | { readonly krm: false } | undefined;
@@ -69,21 +70,21 @@ export function scanDefinedKind(text: string): { readonly group: string; readonl
 export function scanIdentity(text: string): ScanOutcome {
   if (BREAKS_THE_STRUCTURE.test(text)) return undefined;
   const lines = meaningfulLines(text);
-  // A sequence is not a KRM object; other `- ` lines at column 0 are compact lists under a key.
+  // A sequence is no resource; other `- ` lines at column 0 are compact lists under a key.
   if (lines[0]?.text.startsWith('-')) return { krm: false };
-  if (lines.some((l) => l.indent === 0 && !l.text.startsWith('-') && keyOf(l.text) === undefined)) return undefined;
+  if (lines.length === 0 || lines.some((l) => l.indent === 0 && !l.text.startsWith('-') && keyOf(l.text) === undefined)) return undefined;
+  // A map is a resource whatever it names of its identity (kpt's rule): what it lacks is empty.
   const apiVersion = field(lines, 0, 'apiVersion');
   const kind = field(lines, 0, 'kind');
   const metadata = field(lines, 0, 'metadata');
-  if (!apiVersion && !kind && !metadata) return { krm: false };
-  if (!apiVersion?.value || !kind?.value || !metadata || valueOf(lines[metadata.at]!.text) !== '') return undefined;
-  const below = children(lines, metadata.at);
+  if ((apiVersion && !apiVersion.value) || (kind && !kind.value) || (metadata && valueOf(lines[metadata.at]!.text) !== '')) return undefined;
+  const below = metadata ? children(lines, metadata.at) : { lines: [], indent: -1 };
   const name = field(below.lines, below.indent, 'name');
   const namespace = field(below.lines, below.indent, 'namespace');
-  if (!name?.value || (namespace && namespace.value === undefined)) return undefined;
+  if ((name && !name.value) || (namespace && namespace.value === undefined)) return undefined;
   const annotations = field(below.lines, below.indent, 'annotations');
   let upstreamIdentifier: string | undefined;
-  const read = [lines[apiVersion.at], lines[kind.at], lines[metadata.at], below.lines[name.at], namespace && below.lines[namespace.at], annotations && below.lines[annotations.at]];
+  const read = [apiVersion && lines[apiVersion.at], kind && lines[kind.at], metadata && lines[metadata.at], name && below.lines[name.at], namespace && below.lines[namespace.at], annotations && below.lines[annotations.at]];
   if (annotations) {
     const entries = children(below.lines, annotations.at);
     const entry = field(entries.lines, entries.indent, UPSTREAM_IDENTIFIER);
@@ -92,12 +93,12 @@ export function scanIdentity(text: string): ScanOutcome {
     read.push(entry && entries.lines[entry.at]);
   }
   if (read.some(special)) return undefined;
-  const comment = /^metadata:\s+#(.*)$/.exec(lines[metadata.at]!.text)?.[1];
+  const comment = metadata && /^metadata:\s+#(.*)$/.exec(lines[metadata.at]!.text)?.[1];
   return {
     krm: true,
-    apiVersion: apiVersion.value,
-    kind: kind.value,
-    name: name.value,
+    apiVersion: apiVersion?.value ?? '',
+    kind: kind?.value ?? '',
+    name: name?.value ?? '',
     namespace: namespace?.value ?? '',
     ...(comment !== undefined ? { metadataComment: comment } : {}),
     ...(upstreamIdentifier !== undefined ? { upstreamIdentifier } : {}),

@@ -85,29 +85,14 @@ function locateIn(lines: LineLocator, line = 1, column = 0): Locate {
   };
 }
 
-/** The identity fields an object lacks while naming others (undefined when it has all or none). */
-function partialIdentity(get: (path: readonly string[]) => unknown): string[] | undefined {
-  const fields = IDENTITY_PATHS.map((path) => {
-    const value = get(path);
-    return { path: path.join('.'), present: typeof value === 'string' && value !== '' };
-  });
-  // kpt forwards YAML files that are not KRM objects at all (a kustomization.yaml without a kind);
-  // they pass through untouched. An object that names some of its identity but not all is broken.
-  if (fields.every((f) => f.present) || fields.every((f) => !f.present)) return undefined;
-  return fields.filter((f) => !f.present).map((f) => f.path);
-}
-
-const IDENTITY_PATHS = [['apiVersion'], ['kind'], ['metadata', 'name']] as const;
-
+/**
+ * Every map is an item, whatever it names of its identity: kpt reads every map in a package's YAML
+ * files as a resource (a kustomization.yaml, a config file without apiVersion), and its merge knows
+ * one that lacks a kind or a name by its file path.
+ */
 function checkItem(node: unknown, index: number, where: Locate): Result | undefined {
   if (!isMap(node)) return errorResult(`${describeItem(index, node)} is not a KRM object: expected a map${where(node)}`, { field: { path: `items[${index}]` } });
-  const missing = partialIdentity((path) => node.getIn(path));
-  if (!missing) return undefined;
-  const file = KrmResource.fromTree(node, newDocument(), 'input').fileRef();
-  return errorResult(`${describeItem(index, node)} is not a KRM object: it has no ${missing.join(', ')}${where(node)}`, {
-    field: { path: `items[${index}].${missing[0]}` },
-    ...(file ? { file } : {}),
-  });
+  return undefined;
 }
 
 function yamlErrors(doc: Document.Parsed, locate: (offset: number) => string): Result[] {
@@ -318,14 +303,14 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
     return { node, doc: treeDocument() };
   };
   // Items in simple YAML are read as plain data, their trees built only if they are edited; the
-  // others, and any with a broken identity (to locate it in the message), are parsed now.
+  // others (to locate what is wrong with them in the message) are parsed now.
   const resources: KrmResource[] = [];
   const spans = new Map<KrmResource, ItemSpan>();
   const problems: Result[] = [];
   block.chunks.forEach((chunk, index) => {
     const plain = readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent);
     let resource = plain && KrmResource.fromPlain(plain, itemTree, 'input', chunk);
-    if (!resource || partialIdentity((path) => resource!.get(path))) {
+    if (!resource) {
       const parsed = parseItem(chunk, budget);
       resource = KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input');
       const problem = checkItem(parsed.tree.node, index, parsed.locate);

@@ -39,9 +39,14 @@ export interface WalkedPackage {
 
 export const KRMIGNORE = '.krmignore';
 
-export function walkPackage(listing: Listing): WalkedPackage {
+/**
+ * `krmignore: false` walks past what `.krmignore` names, as a tree read from git holds it: the update
+ * compares origin's and upstream's ignored files (src/merge/package/left-out.ts).
+ */
+export function walkPackage(listing: Listing, options: { readonly krmignore: boolean } = { krmignore: true }): WalkedPackage {
   const out: WalkedPackage = { files: [], dirs: [], links: [], ignored: [] };
   const ignoreOf = (dir: string) => {
+    if (!options.krmignore) return undefined;
     const text = listing.text(joinPath(dir, KRMIGNORE));
     return text === undefined ? undefined : KrmIgnore.parse(text);
   };

@@ -14,7 +14,7 @@ import { GitError } from '../git/run-git';
 import { uncommittedChanges } from '../git/work-tree';
 import { KptfileError, readUpstreamInfo, type UpstreamInfo } from '../package/kptfile-upstream';
 import { runLockedUpdate, type UpdateOutcome, type WriteOptions } from './locked-update';
-import { planUpdate } from '../disk/plan';
+import { planIsEmpty, planUpdate } from '../disk/plan';
 import { isReservedName } from '../disk/safe-write/reserved';
 import { joinPath, KPTFILE, packageDirsOf, parentScope, ROOT, rootFirst } from '../package/scopes';
 import { PackageTree } from '../package/tree';
@@ -68,8 +68,15 @@ interface PackageRun {
   readonly isRoot: boolean;
 }
 
+interface PackageOutcome {
+  readonly tree: PackageTree;
+  readonly results: Result[];
+  /** The version updated to, and whether the package already recorded it (ref and locked commit). */
+  readonly version: { readonly ref: string; readonly commit: string; readonly recorded: boolean };
+}
+
 /** Updates one package (the subtree at `run.dir`) from its own upstream; the new subtree and the results. */
-function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sources: Sources): { tree: PackageTree; results: Result[] } {
+function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sources: Sources): PackageOutcome {
   const where = run.dir === ROOT ? options.pkg : join(options.pkg, run.dir);
   const info = upstreamInfo(tree, run.dir, where);
   const upstream = info.upstream;
@@ -102,8 +109,9 @@ function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sourc
     },
   });
   const results = update.results.map((r) => (run.dir === ROOT ? r : { ...r, message: `${run.dir}: ${r.message}` }));
-  if (hasError(update.results) || !update.tree) return { tree, results };
-  return { tree: tree.withSubtree(run.dir, update.tree), results };
+  const version = { ref, commit: resolved.commit, recorded: upstream.ref === ref && lock?.commit === resolved.commit };
+  if (hasError(update.results) || !update.tree) return { tree, results, version };
+  return { tree: tree.withSubtree(run.dir, update.tree), results, version };
 }
 
 interface Version {
@@ -169,6 +177,8 @@ function updateLocked(options: GitUpdate): UpdateOutcome {
   }
   const results: Result[] = [];
   let tree = before;
+  let rootVersion: PackageOutcome['version'] | undefined;
+  let allRecorded = true;
   // kpt's stack: a package, then its direct subpackages with an upstream of their own, depth first.
   const stack: PackageRun[] = [{ dir: ROOT, isRoot: true, ...(options.ref ? { ref: options.ref } : {}), ...(options.strategy ? { strategy: options.strategy } : {}) }];
   while (stack.length) {
@@ -177,13 +187,18 @@ function updateLocked(options: GitUpdate): UpdateOutcome {
     results.push(...outcome.results);
     if (hasError(outcome.results)) return { results };
     tree = outcome.tree;
+    rootVersion ??= outcome.version;
+    allRecorded &&= outcome.version.recorded;
     for (const sub of upstreamSubpackages(tree, run.dir, options.pkg)) {
       const info = upstreamInfo(tree, sub, join(options.pkg, sub));
       const follows = options.ref !== undefined && followsRoot(info, rootInfo, rootInfo.upstream?.ref ?? '');
       stack.push({ dir: sub, isRoot: false, ...(follows ? { ref: options.ref } : {}), ...(follows && options.strategy ? { strategy: options.strategy } : {}) });
     }
   }
-  return { results, plan: planUpdate(options.pkg, before, tree) };
+  const plan = planUpdate(options.pkg, before, tree);
+  // Updating to the version every package already records, with nothing to write: say so, and only that.
+  if (allRecorded && rootVersion && planIsEmpty(plan)) return { results: results.filter((r) => r.severity !== 'info'), plan, upToDate: { ref: rootVersion.ref, commit: rootVersion.commit } };
+  return { results, plan };
 }
 
 function readLocal(pkg: string): PackageTree {

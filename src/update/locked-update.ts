@@ -18,6 +18,8 @@ export interface UpdateOutcome {
   readonly results: Result[];
   /** What was written (what would be, in a dry run); undefined when the update failed and nothing was. */
   readonly plan?: UpdatePlan;
+  /** Git mode: every package already recorded the version asked for, and the plan is empty. */
+  readonly upToDate?: { readonly ref: string; readonly commit: string };
 }
 
 export interface WriteOptions {

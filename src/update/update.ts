@@ -18,7 +18,8 @@ export interface DirectoryUpdate extends TreeUpdateOptions, WriteOptions {
 export function updateFromDirectories(options: DirectoryUpdate): UpdateOutcome {
   return runLockedUpdate(options.local, options, () => {
     const local = readDiskTree(options.local);
-    const update = updateTree(local, readDiskTree(options.origin), readDiskTree(options.upstream), options);
+    const version = (dir: string) => readDiskTree(dir, { krmignore: false });
+    const update = updateTree(local, version(options.origin), version(options.upstream), options);
     if (hasError(update.results) || !update.tree) return { results: update.results };
     return { results: update.results, plan: planUpdate(options.local, local, update.tree) };
   });

@@ -14,7 +14,7 @@
  */
 import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
-import { deriveSeqIndent } from './seq-indent';
+import { deriveSeqIndent, findSeqIndent, type SeqIndent } from './seq-indent';
 import { readDocument } from './simple-document-tree';
 import { renderSimpleDocument } from './simple-render';
 import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
@@ -42,9 +42,12 @@ export function renderText(text: string, style: RenderStyle): string | undefined
   return renderDocument(doc.contents as Node | null, doc, style);
 }
 
-/** The style a document's text is kept in: its sequence indentation and YAML version. */
-export function documentStyle(text: string, version: YamlVersion): RenderStyle {
-  return { seqIndent: deriveSeqIndent(text), version };
+/**
+ * The style a document's text is kept in: its sequence indentation and YAML version. A text without
+ * a sequence that decides takes `fallback` (the indentation of upstream's version of it), else compact.
+ */
+export function documentStyle(text: string, version: YamlVersion, fallback?: SeqIndent): RenderStyle {
+  return { seqIndent: fallback === undefined ? deriveSeqIndent(text) : (findSeqIndent(text) ?? fallback), version };
 }
 
 /** What a changed resource was read from. */
@@ -55,6 +58,8 @@ export interface PreviousText {
    * `renderAsRead`), where the caller made one: spares reading `text` again.
    */
   readonly rendered?: string;
+  /** The indentation new sequences take where `text` has none: upstream's, as kpt writes them. */
+  readonly fallbackSeqIndent?: SeqIndent;
 }
 
 /** A document's rendering as read, to keep for `PreviousText.rendered` before its resource is edited. */
@@ -72,7 +77,7 @@ export function rewriteDocument(contents: Node, doc: Document, previous: Previou
   const version = yamlVersionOf(doc);
   if (previous === undefined) return renderDocument(contents, doc, { version });
   const original = previous.text.replace(/\r\n/g, '\n');
-  const style = documentStyle(original, version);
+  const style = documentStyle(original, version, previous.fallbackSeqIndent);
   const fresh = renderDocument(contents, doc, style);
   const base = previous.rendered ?? renderText(original, style);
   if (base === fresh) return original;

@@ -28,6 +28,11 @@ function leadingSpaces(line: string): number {
 }
 
 export function deriveSeqIndent(text: string): SeqIndent {
+  return findSeqIndent(text) ?? 'compact';
+}
+
+/** The indentation the text's sequences decide, or undefined where it has none that decides. */
+export function findSeqIndent(text: string): SeqIndent | undefined {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i += 1) {
     const entry = SEQ_ENTRY.exec(lines[i]!);
@@ -40,5 +45,5 @@ export function deriveSeqIndent(text: string): SeqIndent {
     if (offset === 0) return 'compact';
     if (offset === 2) return 'wide';
   }
-  return 'compact';
+  return undefined;
 }

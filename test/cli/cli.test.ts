@@ -20,9 +20,9 @@ describe('the command line', () => {
     const { code, stdout } = cli(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Usage:/);
-    expect(stdout).toMatch(/package-variant update LOCAL_DIR --origin DIR --upstream DIR/);
-    expect(stdout).toMatch(/package-variant update \[PKG\]\[@REF\] \[--strategy S\] \[--conflicts error\] \[--allow-dirty\]/);
+    expect(stdout).toMatch(/package-variant update \[PKG\]\[@REF\] \.\.\.\n.*\n +\(package-variant update --help\)/);
     expect(stdout).toMatch(/kpt fn eval my-pkg --exec package-variant/);
+    expect(cli(['-h']).stdout).toBe(stdout);
   });
 
   it('--version prints the package version', () => {
@@ -33,7 +33,8 @@ describe('the command line', () => {
   it('an unknown argument is a usage error, exit 2', () => {
     const { code, stderr } = cli(['--frobnicate']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/unknown argument "--frobnicate"/);
+    expect(stderr).toBe("package-variant: unknown flag --frobnicate\nRun 'package-variant --help' for usage.\n");
+    expect(cli(['upgrade'])).toMatchObject({ code: 2, stderr: "package-variant: unknown command \"upgrade\"\nRun 'package-variant --help' for usage.\n" });
   });
 
   it('as a function, bad input still gives a ResourceList and exit 1', () => {
@@ -71,7 +72,7 @@ describe('package-variant update', () => {
     const { code, stdout } = cli(['update', join(dir, 'local'), '--origin', join(dir, 'origin'), '--upstream', join(dir, 'upstream')]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\[info\]: merged upstream changes \(resource-merge\): 1 merged, 1 added, 1 deleted/);
-    expect(stdout).toMatch(/updated a\.yaml\nupdated new\/b\.yaml\nremoved gone\.yaml/);
+    expect(stdout).toMatch(/changed a\.yaml\nadded new\/b\.yaml\nremoved gone\.yaml/);
     expect(read('local/a.yaml')).toBe(cm('a', '  k: "2"\n'));
     expect(read('local/new/b.yaml')).toBe(cm('b', '  k: "1"\n'));
     expect(existsSync(join(dir, 'local/gone.yaml'))).toBe(false);
@@ -82,7 +83,7 @@ describe('package-variant update', () => {
     write('local/a.yaml', cm('a', '  k: mine\n'));
     const { code, stdout, stderr } = cli(['update', join(dir, 'local'), '--origin', join(dir, 'origin'), '--upstream', join(dir, 'upstream'), '--conflicts=error']);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/\[error\] v1\/ConfigMap\/a data\.k: merge conflict/);
+    expect(stdout).toMatch(/\[error\] v1\/ConfigMap\/a: merge conflict in ConfigMap a: data\.k was changed/);
     expect(stderr).toMatch(/nothing was written/);
     expect(read('local/a.yaml')).toBe(cm('a', '  k: mine\n'));
     expect(existsSync(join(dir, 'local/gone.yaml'))).toBe(true);
@@ -127,7 +128,7 @@ describe('package-variant update PKG[@REF] (git mode)', () => {
     const { code, stdout } = cli(['update', `${pkg}@v2`], '', env());
     expect(code).toBe(0);
     expect(stdout).toMatch(/recorded the new upstream ref v2, commit [0-9a-f]{40} in the Kptfile/);
-    expect(stdout).toMatch(/updated Kptfile\nupdated cm\.yaml\n/);
+    expect(stdout).toMatch(/changed Kptfile\nchanged cm\.yaml\n/);
     expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toMatch(/v: "2"/);
   });
 

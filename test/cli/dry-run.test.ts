@@ -54,9 +54,9 @@ function small(): PackageDirs {
 
 describe('update --dry-run', () => {
   it('--help names both flags', () => {
-    const help = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' }).stdout;
+    const help = spawnSync(process.execPath, [MAIN, 'update', '--help'], { encoding: 'utf8' }).stdout;
     expect(help).toMatch(/package-variant update \[PKG\]\[@REF\] .*\[--dry-run\|--diff\]/);
-    expect(help).toMatch(/--dry-run lists the files that would be added, changed and removed;\n\s+--diff prints the change as a unified diff/);
+    expect(help).toMatch(/--dry-run +list the files that would be added, changed and removed; write nothing\n +--diff +print the change as a unified diff/);
   });
 
   it('lists what would be added, changed and removed, files and directories; writes nothing, not even a lock', () => {
@@ -65,7 +65,7 @@ describe('update --dry-run', () => {
     const run = cli(dirs, '--dry-run');
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n').filter((l) => !l.startsWith('['))).toEqual([
-      'would create directory new/',
+      'would add directory new/',
       'would change README.md',
       'would change cm.yaml',
       'would change logo.png',
@@ -76,7 +76,7 @@ describe('update --dry-run', () => {
       'would remove directory docs/',
       '',
     ]);
-    expect(run.stderr).toBe('package-variant update: dry run: 1 files would be added, 5 changed, 1 removed; nothing was written\n');
+    expect(run.stderr).toBe('package-variant update: dry run: 1 file would be added, 5 changed, 1 removed; nothing was written\n');
     const after = snapshot(dirs.local);
     expect(compare(after, before, before).equalsBefore).toBe(true);
     expect(after.reserved).toEqual([]);
@@ -142,7 +142,7 @@ describe('update --diff', () => {
       ].join('\n'),
     );
     // stdout is the diff alone: the results and the summary are on stderr.
-    expect(run.stderr).toMatch(/^\[info\]: merged upstream changes .*\npackage-variant update: dry run: 1 files would be added, 5 changed, 1 removed; nothing was written\n$/);
+    expect(run.stderr).toMatch(/^\[info\]: merged upstream changes .*\npackage-variant update: dry run: 1 file would be added, 5 changed, 1 removed; nothing was written\n$/);
   });
 
   it.each([

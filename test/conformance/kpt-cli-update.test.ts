@@ -116,7 +116,7 @@ const DEVIATIONS: Record<string, Deviation> = {
     },
   },
   'kpt-beta56-observed-upstream-deleted-map-and-element-with-local-additions': {
-    readme: 'an element deleted upstream but changed locally survives as a stub',
+    readme: 'an element deleted upstream survives as a stub where local changed it, and also where it holds a map local left alone',
     check: ([deployment], run) => {
       expect(deployment!.metadata.labels).toBeUndefined();
       expect(containers(deployment!).map((c) => c.name)).toEqual(['a']);

@@ -62,7 +62,7 @@ export const DEVIATIONS = {
   keyless: 'elements without their key are moved first or dropped; duplicates collapse',
   nameClash: 'both sides changing the key of one port leave two ports with one name',
   portDuplicated: 'upstream adding `protocol: TCP` duplicates a container port',
-  stub: 'an element deleted upstream but changed locally survives as a stub',
+  stub: 'an element deleted upstream survives as a stub where local changed it, and also where it holds a map local left alone',
   partial: 'an element or map deleted locally but changed upstream comes back partially',
   localNull: 'a local `null` always removes the field',
   commentOnly: 'comment-only upstream changes replace local edits',
@@ -275,7 +275,7 @@ const stub: Detector = (c, d) => {
       check: () => {
         expectThat(get('ours', e) === undefined, () => `upstream wins: expected ${formatPath(e)} removed, ours is ${show(get('ours', e))}`);
         // deletions never conflict with deletions: only a local addition or change is reported
-        if (!removesOnly(o, l)) expectThat(hasMessage(c, 'changed locally but deleted upstream'), () => `expected an info result naming ${formatPath(e)} (changed locally but deleted upstream); results: ${c.messages.join(' | ')}`);
+        if (!removesOnly(o, l)) expectThat(hasMessage(c, 'changed locally but deleted upstream'), () => `expected a result naming ${formatPath(e)} (changed locally but deleted upstream); results: ${c.messages.join(' | ')}`);
       },
     };
   }
@@ -306,7 +306,7 @@ const partial: Detector = (c, d) => {
           // a keyed list deleted locally: upstream's changed elements come back whole, the others stay deleted
           expectKeyedMerge(rule!, o, u, undefined, ours);
         }
-        expectThat(hasMessage(c, 'deleted locally but changed upstream'), () => `expected an info result naming ${formatPath(a)} (deleted locally but changed upstream); results: ${c.messages.join(' | ')}`);
+        expectThat(hasMessage(c, 'deleted locally but changed upstream'), () => `expected a result naming ${formatPath(a)} (deleted locally but changed upstream); results: ${c.messages.join(' | ')}`);
       },
     };
   }

@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Document, isMap, parse, parseAllDocuments, type Node, type YAMLSeq } from 'yaml';
-import { mirrorRoot } from '../../scripts/lib/git-trees.cjs';
+import { MIRROR_HINT, mirrorRoot } from '../../scripts/lib/git-trees.cjs';
 import { missingMirror, rebuildMirroredCase, type MirroredRuleCase } from '../../scripts/lib/mirrored-rule-fixture.cjs';
 import { parseYaml } from '../../src/yaml/yaml-format';
 import { REPO_ROOT } from '../helpers';
@@ -48,7 +48,7 @@ export interface UnbuiltFixture {
   mirror: string;
 }
 
-/** Where the mirrors of public repositories are: $PV_MIRROR_DIR, else /work/.mirror. */
+/** Where the mirrors of public repositories are: $PV_MIRROR_DIR, else the user's cache directory (scripts/lib/git-trees.cjs). */
 export const MIRRORS = mirrorRoot();
 
 /** A fixture as its file holds it: the packages, or a real upgrade's recipe (scripts/lib/mirrored-rule-fixture.cjs). */
@@ -79,7 +79,7 @@ export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
 /** The one line a suite prints when it leaves out fixtures whose mirror is absent. */
 export function unbuiltNotice(unbuilt: readonly UnbuiltFixture[]): string {
   const mirrors = [...new Set(unbuilt.map((u) => u.mirror))].sort();
-  return `skipped ${unbuilt.map((u) => u.file).join(', ')}: mirror ${mirrors.join(', ')} not under ${MIRRORS} (set PV_MIRROR_DIR; see test/fixtures/real-history/README.md to clone it)`;
+  return `skipped ${unbuilt.map((u) => u.file).join(', ')}: mirror ${mirrors.join(', ')} not under ${MIRRORS} (${MIRROR_HINT})`;
 }
 
 export function writeTree(dir: string, files: Files): void {

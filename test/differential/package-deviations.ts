@@ -21,6 +21,8 @@ export const PACKAGE_DEVIATIONS = {
   dotGit: 'files whose path contains `.git` (`.gitignore`, `.github/`) are never updated',
   crash: 'fails (`open ...: no such file or directory`) on a subpackage deleted upstream that holds one added locally',
   rootKptfile: 'fast-forward and force-delete-replace never update the root Kptfile',
+  bareList: "a YAML document that is a list (not a map) merges as one value: upstream's change replaces a local one",
+  scalarDocument: 'a YAML document that is a scalar fails the update (`wrong node kind`)',
 } as const;
 
 const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
@@ -59,7 +61,17 @@ function kptfileField(tree: Tree, field: string): unknown {
   return text === undefined ? undefined : (comparable('Kptfile', text) as Record<string, unknown>)[field];
 }
 
+/** Whether a version holds a file whose first document is a YAML list. */
+const holdsList = (f: PackageFixture, path: string) => [f.origin, f.upstream, f.local].some((t) => t.files[path] !== undefined && /^- /m.test(String(t.files[path]).split('\n').find((l) => l.trim() && !l.startsWith('#')) ?? ''));
+
 const detectors: ((f: PackageFixture, kpt: Tree, ours: Tree, d: FileDifference) => PackageClaim | undefined)[] = [
+  (f, _kpt, ours, d) => {
+    if (d.kind !== 'content' || !isYaml(d.path) || !holdsList(f, d.path)) return undefined;
+    // Ours follows the non-KRM rule: a list local changed stays local's.
+    const [local, origin, upstream] = [f.local.files[d.path], f.origin.files[d.path], f.upstream.files[d.path]];
+    const expected = sameContent(d.path, local, origin) ? upstream : local;
+    return { deviation: PACKAGE_DEVIATIONS.bareList, ...(sameContent(d.path, ours.files[d.path], expected) ? {} : { mismatch: 'ours does not follow the non-KRM rule for it' }) };
+  },
   (f, kpt, ours, d) => {
     if (d.path !== 'Kptfile' || f.strategy === 'resource-merge' || d.kind !== 'content') return undefined;
     const wrong = MERGED_KPTFILE_FIELDS.filter((field) => !isDeepStrictEqual(kptfileField(ours, field), kptfileField(f.upstream, field)));
@@ -100,8 +112,16 @@ export function attributePackageDifference(f: PackageFixture, kpt: Tree, ours: T
   return undefined;
 }
 
-/** kpt refused where we did not: its crash on a deleted subpackage holding a local one, where ours keeps the package. */
+/**
+ * kpt refused where we did not: its crash on a deleted subpackage holding a local one, where ours
+ * keeps the package; a scalar document, which ours leaves as it is while it updates the rest.
+ */
 export function attributeRefusal(f: PackageFixture, ours: Tree, messages: readonly string[]): PackageClaim | undefined {
+  if (/expected MappingNode but got ScalarNode/.test(f.kpt.error ?? '')) {
+    const scalars = Object.keys(f.local.files).filter((p) => isYaml(p) && !/^\s*[\w"'-]+\s*:/m.test(String(f.local.files[p])));
+    const kept = scalars.length > 0 && scalars.every((p) => sameContent(p, ours.files[p], f.local.files[p]));
+    return { deviation: PACKAGE_DEVIATIONS.scalarDocument, ...(kept ? {} : { mismatch: 'ours does not keep the scalar document as it is' }) };
+  }
   if (!/no such file or directory/.test(f.kpt.error ?? '')) return undefined;
   const kept = messages.find((m) => /subpackage "([^"]+)" was deleted upstream but changed locally; it is kept/.test(m));
   const dir = kept && /subpackage "([^"]+)"/.exec(kept)![1]!;

@@ -23,8 +23,10 @@ export interface Tree {
 
 export interface PackageFixture {
   file: string;
-  case: number;
-  seed: number;
+  /** A seeded case: its number and seed; a named case (family `named`) has its name instead. */
+  case?: number;
+  seed?: number;
+  name?: string;
   family: string;
   strategy: 'resource-merge' | 'fast-forward' | 'force-delete-replace';
   ops: string[];
@@ -40,7 +42,7 @@ const tree = (t: Partial<Tree> | undefined): Tree => ({ files: t?.files ?? {}, m
 
 export function loadPackageFixtures(dir = PACKAGE_FIXTURE_DIR): PackageFixture[] {
   return readdirSync(dir)
-    .filter((f) => /^pkg-\d+\.yaml$/.test(f))
+    .filter((f) => /^pkg-[\w-]+\.yaml$/.test(f))
     .sort()
     .map((file) => {
       const data = parse(readFileSync(join(dir, file), 'utf8'), { maxAliasCount: -1, customTags: ['binary'] }) as Omit<PackageFixture, 'file'>;

@@ -107,6 +107,17 @@ describe('rule fixtures: what kpt-differential does not compare', () => {
     expect(items.find((i) => i.kind === 'ConfigMap')!.data).toEqual({ mode: 'safe' });
   });
 
+  it('rule-3-keyless-element.yaml: the kept element without its key is a warning naming the resource, the list, the element and the field (issue 19)', () => {
+    const { outcome } = merged('rule-3-keyless-element.yaml');
+    expect(outcome.results.filter((r) => r.severity === 'warning')).toEqual([
+      expect.objectContaining({
+        message: 'Service web: spec.ports[1] has no port, which Kubernetes requires of every element of a list keyed by port, protocol; kept as upstream has it',
+        resourceRef: { apiVersion: 'v1', kind: 'Service', name: 'web' },
+        field: { path: 'spec.ports[1].port' },
+      }),
+    ]);
+  });
+
   it('rule-6-blueprint-attribution.yaml: upstream\'s value where upstream changed it, the fetched one where not', () => {
     const attribution = (items: Doc[]) => Object.fromEntries(items.map((i) => [i.metadata!.name, i.metadata!.annotations?.['cnrm.cloud.google.com/blueprint']]));
     expect(attribution(merged('rule-6-blueprint-attribution.yaml').items)).toEqual({ bumped: 'cnrm/net/v0.1.1', kept: 'cnrm/net/v0.1.0,kpt-pkg', subnet: 'cnrm/net/v0.1.1' });

@@ -21,7 +21,7 @@ describe('scalars', () => {
     expect(items[0]!.data).toEqual({ a: 'up' });
     const conflict = results.find((r) => /merge conflict/.test(r.message))!;
     expect(conflict).toMatchObject({
-      severity: 'info',
+      severity: 'warning',
       resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'c' },
       field: { path: 'data.a', currentValue: 'mine', proposedValue: 'up' },
       file: { path: 'r.yaml' },

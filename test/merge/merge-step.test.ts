@@ -3,6 +3,9 @@ import { merge, merge1, run, tagged } from './merge-helpers';
 
 const cm = (name: string, value: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${extra}data:\n  k: ${value}\n`;
 const names = (items: Record<string, any>[]) => items.map((i) => i.metadata.name);
+/** A document without metadata, as kpt sends it: only its path (and tag) under metadata. */
+const bare = (body: string, source: 'original' | 'updated' | undefined, path: string) =>
+  `${body}metadata:\n  annotations:\n    internal.config.kubernetes.io/path: ${path}\n${source ? `    config.kubernetes.io/merge-source: ${source}\n` : ''}`;
 const options = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o\ndata:\n${data}`;
 
 describe('the merge step', () => {
@@ -52,6 +55,38 @@ describe('the merge step', () => {
   });
 });
 
+describe('documents kpt reads as resources though they name no apiVersion, kind or name (issue 19)', () => {
+  const amf = (version: string, extra = '') => `kind: ConfigMap\nmetadata:${extra}\n  name: amf-configmap\n  labels:\n    app: free5gc\ndata:\n  version: "${version}"\n`;
+  const fetched = " # kpt-merge: /amf-configmap\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|amf-configmap'";
+  const at = (yaml: string, source: 'original' | 'updated' | undefined, path: string) => tagged(yaml, source, path);
+
+  it('takes upstream\'s change to a ConfigMap without apiVersion, which kpt pkg get marked as fetched', () => {
+    const { exitCode, items } = run(resourceList([at(amf('1.0.3', fetched), undefined, 'amf.yaml'), at(amf('1.0.3'), 'original', 'amf.yaml'), at(amf('1.0.4'), 'updated', 'amf.yaml')]));
+    expect(exitCode).toBe(0);
+    expect(items.map((i) => i.data.version)).toEqual(['1.0.4']);
+  });
+
+  it('deletes it where upstream deleted it', () => {
+    const { exitCode, items } = run(resourceList([at(amf('1.0.3', fetched), undefined, 'amf.yaml'), at(amf('1.0.3'), 'original', 'amf.yaml')]));
+    expect(exitCode).toBe(0);
+    expect(items).toEqual([]);
+  });
+
+  it('merges a kustomization.yaml without kind field by field, known by its path', () => {
+    const kustomization = (prefix: string, extra = '') => `resources:\n- a.yaml\nnamePrefix: ${prefix}\n${extra}`;
+    const { exitCode, items } = run(
+      resourceList([
+        bare(kustomization('dev-', 'nameSuffix: -eu\n'), undefined, 'kustomization.yaml'),
+        bare(kustomization('dev-'), 'original', 'kustomization.yaml'),
+        bare(kustomization('prod-'), 'updated', 'kustomization.yaml'),
+        bare('other: file\n', undefined, 'other.yaml'),
+      ]),
+    );
+    expect(exitCode).toBe(0);
+    expect(items.map(({ metadata, ...rest }) => rest)).toEqual([{ resources: ['a.yaml'], namePrefix: 'prod-', nameSuffix: '-eu' }, { other: 'file' }]);
+  });
+});
+
 describe('bad merge input', () => {
   it('two local resources with one identity', () => {
     const { exitCode, results } = merge({ origin: [cm('a', 'v')], upstream: [cm('a', 'v2')], local: [cm('a', 'x'), cm('a', 'y')] });
@@ -67,12 +102,11 @@ describe('bad merge input', () => {
     expect(results[0]!.message).toMatch(/must be original, updated or dest, not "upstream"/);
   });
 
-  it('a tagged item without identity', () => {
-    const input = resourceList(['plain: file\nmetadata:\n  annotations:\n    config.kubernetes.io/merge-source: updated\n    internal.config.kubernetes.io/path: plain.yaml']);
-    const { exitCode, results } = runFunction(input);
+  it('two documents without kind or name in one file cannot be told apart, as in kpt', () => {
+    const plain = (value: string, source: 'original' | 'updated' | undefined) => bare(`plain: ${value}\n`, source, 'values.yaml');
+    const { exitCode, messages } = run(resourceList([plain('a', undefined), plain('b', undefined), plain('a', 'original'), plain('a', 'updated')]));
     expect(exitCode).toBe(1);
-    expect(results[0]).toMatchObject({ severity: 'error', file: { path: 'plain.yaml' } });
-    expect(results[0]!.message).toMatch(/has no apiVersion, kind or metadata.name/);
+    expect(messages[0]).toMatch(/two local resources have the same identity: the document in values\.yaml and the document in values\.yaml/);
   });
 
   it('an unknown strategy, in the options or recorded in the Kptfile', () => {

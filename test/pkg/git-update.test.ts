@@ -65,6 +65,19 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('git mode', () => {
+  it('warns of upstream\'s change to what every version\'s .krmignore names, and leaves it (issue 19)', () => {
+    const version = (result: string): Files => ({ 'pkg/Kptfile': kptfile('pkg'), 'pkg/.krmignore': '.expected/\n', 'pkg/.expected/results.yaml': result });
+    const ignoring = join(dir, 'ignoring.git');
+    const [v1] = bareRepository(ignoring, [{ files: version('old: 1\n'), tags: ['v1'] }, { files: version('new: 1\n'), tags: ['v2'] }]);
+    const pkg = join(dir, 'pkg');
+    writeFiles(pkg, { Kptfile: fetchedKptfile('pkg', `file://${ignoring}`, '/pkg', 'v1', v1!), '.krmignore': '.expected/\n', '.expected/results.yaml': 'old: 1\n' });
+    const outcome = update({ pkg, ref: 'v2' });
+    expect(outcome.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
+      ".expected is ignored by .krmignore in every version; the update leaves .expected as it is, and upstream's change there is not applied",
+    ]);
+    expect(readFileSync(join(pkg, '.expected/results.yaml'), 'utf8')).toBe('old: 1\n');
+  });
+
   it('updates to REF from the recorded upstream and records the new ref and lock, leaving nothing else', () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);

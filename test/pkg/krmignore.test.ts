@@ -133,6 +133,15 @@ describe('the update leaves ignored files alone', () => {
     expect(outcome.plan?.removeDirs).toEqual([]);
   });
 
+  it('upstream\'s change to what every version ignores (a catalog\'s .expected/) is a warning, and is not applied (issue 19)', () => {
+    const origin = { ...BASE, '.krmignore': '.expected/\n', '.expected/results.yaml': 'old: 1\n' };
+    const { outcome, read } = run(origin, { ...origin, '.expected/results.yaml': 'new: 1\n' }, origin);
+    expect(read('.expected/results.yaml')).toBe('old: 1\n');
+    expect(outcome.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
+      ".expected is ignored by .krmignore in every version; the update leaves .expected as it is, and upstream's change there is not applied",
+    ]);
+  });
+
   it('what upstream starts to ignore stays in the local package instead of being removed', () => {
     const origin = { ...BASE, 'notes.yaml': configMap('notes', {}) };
     const { outcome, read } = run(origin, { ...origin, '.krmignore': 'notes.yaml\n' }, origin);

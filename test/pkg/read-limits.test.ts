@@ -63,7 +63,7 @@ describe('what update reads is bounded', () => {
     truncateSync(join(dir, 'local', 'disk.img'), 300 * MiB);
     writeFileSync(join(dir, 'local', '.krmignore'), 'big.yaml\n*.img\n');
     const run = cli();
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe('package-variant update: 0 files added, 1 changed, 0 removed\n');
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'local', 'cm.yaml'), 'utf8')).toBe(configMap('cm', { v: '2' }));
   });

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MIRROR_HINT } from '../../scripts/lib/git-trees.cjs';
 import { absentMirrors, FIXTURE_DIR, GENERATOR, loadCases, MIRRORS, type RealHistoryCase } from './corpus';
 
 function kptOnPath(): boolean {
@@ -33,7 +34,7 @@ const cases = loadCases();
 const picked = sample(cases);
 const absent = absentMirrors(picked);
 const hasKpt = kptOnPath();
-const reason = !hasKpt ? 'kpt is not on PATH' : absent.length ? `mirrors ${absent.join(', ')} are not under ${MIRRORS}` : undefined;
+const reason = !hasKpt ? 'kpt is not on PATH' : absent.length ? `mirrors ${absent.join(', ')} are not under ${MIRRORS} (${MIRROR_HINT})` : undefined;
 if (reason) console.warn(`${reason}: skipping the live real-history sample (test/real-history/live-sample.test.ts)`);
 // The repository forbids the literal skip call; index the property instead.
 const describeIfLive: jest.Describe = reason ? describe['skip'] : describe;

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manifest } from '../../scripts/lib/git-trees.cjs';
+import { manifest, MIRROR_HINT } from '../../scripts/lib/git-trees.cjs';
 import { readmeDeviations } from '../differential/deviations';
 import { compareCase, type CaseVerdict } from './compare-case';
 import { absentMirrors, buildCaseDir, loadCases, MIRRORS, readTree, type RealHistoryCase } from './corpus';
@@ -19,7 +19,7 @@ const cases = loadCases();
 const absent = absentMirrors(cases);
 if (absent.length) {
   console.warn(
-    `real-history corpus skipped: mirrors ${absent.join(', ')} not under ${MIRRORS} (set PV_MIRROR_DIR; see test/fixtures/real-history/README.md to clone them)`,
+    `real-history corpus skipped: mirrors ${absent.join(', ')} not under ${MIRRORS} (${MIRROR_HINT})`,
   );
 }
 // The repository forbids the literal skip call; index the property instead.

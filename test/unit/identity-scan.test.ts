@@ -22,14 +22,13 @@ function documentsOf(dir: string): { file: string; text: string }[] {
   return out;
 }
 
-/** What a full parse says: not KRM, or the identity keys. */
+/** What a full parse says: not a resource (not a map), or the identity keys. */
 function parsedIdentity(text: string): string[] | 'not-krm' | 'unparseable' {
   if (parseAllDocuments(text).length !== 1) return 'unparseable';
   const { doc } = parseYaml(text);
   if (doc.errors.length) return 'unparseable';
   if (!isMap(doc.contents)) return 'not-krm';
-  const resource = KrmResource.fromTree(doc.contents, doc, 'input');
-  return resource.isKrmObject ? identityKeys(resource) : 'not-krm';
+  return identityKeys(KrmResource.fromTree(doc.contents, doc, 'input'));
 }
 
 describe('the identity scan agrees with the parser whenever it answers', () => {
@@ -64,7 +63,14 @@ describe('the identity scan', () => {
     expect(keys('apiVersion: "v1"\nkind: Service\nmetadata:\n  namespace: \'ns\'\n  name: s # the service\n')).toEqual(['|Service|ns|s']);
   });
 
-  it('says what is not a KRM object', () => expect(scanIdentity('resources:\n- a.yaml\n')).toEqual({ krm: false }));
+  it('says what is no resource: a list', () => expect(scanIdentity('- a.yaml\n- b.yaml\n')).toEqual({ krm: false }));
+
+  it('reads every map as a resource, known by its path where it names no kind or name (kpt\'s rule)', () => {
+    const scanned = scanIdentity('resources:\n- a.yaml\n');
+    expect(scanned).toEqual({ krm: true, apiVersion: '', kind: '', name: '', namespace: '' });
+    expect(identityKeysOf({ ...scanned!, krm: true, path: 'kustomization.yaml' } as never)).toEqual(['||||kustomization.yaml']);
+    expect(keys('kind: ConfigMap\nmetadata:\n  name: amf\n')).toEqual(['|ConfigMap||amf']);
+  });
 
   it.each([
     ['flow metadata', 'apiVersion: v1\nkind: A\nmetadata: {name: a}\n'],
@@ -72,7 +78,7 @@ describe('the identity scan', () => {
     ['an escaped name', 'apiVersion: v1\nkind: A\nmetadata:\n  name: "a\\u0062"\n'],
     ['a block scalar name', 'apiVersion: v1\nkind: A\nmetadata:\n  name: |\n    a\n'],
     ['a tag', 'apiVersion: v1\nkind: !!str A\nmetadata:\n  name: a\n'],
-    ['no name', 'apiVersion: v1\nkind: A\nmetadata:\n  labels: {}\n'],
+    ['an empty name', 'apiVersion: v1\nkind: A\nmetadata:\n  name: ""\n'],
   ])('leaves %s to the parser', (_name, text) => expect(scanIdentity(text)).toBeUndefined());
 });
 

@@ -3,7 +3,7 @@
  * which nodes correspond and in what order they come out; never which value wins.
  */
 import type { Node, Pair } from 'yaml';
-import type { Element, ListEntry, MapField, SetMember, Side, Slots } from '../elements/element';
+import type { Element, KeylessEntry, ListEntry, MapField, SetMember, Side, Slots } from '../elements/element';
 import { childField, childKey, formatPath, type FieldPath } from '../path';
 import { inferListSchema } from '../schema/fallback';
 import type { KeyedListSchema, SchemaNode } from '../schema/types';
@@ -105,11 +105,12 @@ export class MergeInputError extends Error {
  * keyed by a custom rule (Kptfile functions) whose items cannot all be told apart is merged whole
  * (undefined); two elements with one key are invalid input.
  */
-function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): ListEntry[] | { problem: string } | undefined {
+function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): ListEntry[] | { problem: string; lacking: KeylessEntry[] } | undefined {
   const bySide = {} as Record<Side, Map<string, Node>>;
   const labels = new Map<string, string>();
   const keyNames = schema.keys.join(', ');
   let problem: string | undefined;
+  const lacking: KeylessEntry[] = [];
   for (const side of SIDES) {
     bySide[side] = new Map();
     const items = seqItems(slots[side]);
@@ -119,6 +120,7 @@ function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): L
       if ('missing' in key) {
         if (schema.identify || key.missing.length === 0) return undefined;
         problem ??= `element ${index} has no ${key.missing.join(', ')} in ${side}'s list, which is keyed by ${keyNames}`;
+        lacking.push({ side, index, fields: key.missing });
         continue;
       }
       if (bySide[side].has(key.id)) {
@@ -129,7 +131,7 @@ function keyedEntries(slots: Slots, path: FieldPath, schema: KeyedListSchema): L
       labels.set(key.id, key.label);
     }
   }
-  if (problem) return { problem };
+  if (problem) return { problem, lacking };
   const ids = mergeOrder([...bySide.local.keys()], [...bySide.upstream.keys()], [...bySide.origin.keys()]);
   return ids.map((id) => {
     const itemSlots: { -readonly [side in Side]?: Node } = {};
@@ -167,7 +169,7 @@ function collateList(slots: Slots, path: FieldPath, schema: SchemaNode | undefin
   if (listSchema.kind === 'keyed-list') {
     const entries = keyedEntries(slots, path, listSchema);
     if (Array.isArray(entries)) return { kind: 'keyed-list', path, slots, schema, entries };
-    if (entries) return { kind: 'keyless-list', path, slots, schema, problem: entries.problem };
+    if (entries) return { kind: 'keyless-list', path, slots, schema, problem: entries.problem, lacking: entries.lacking };
   } else if (listSchema.kind === 'set') {
     const members = setMembers(slots);
     if (members) return { kind: 'set', path, slots, schema, members };

@@ -29,10 +29,26 @@ export type MergeConflict =
   /** The merged list would hold two elements with one value of a field that must be unique (two ports named grpc). */
   | (ConflictBase & { readonly kind: 'same-value'; readonly clash: ValueClash });
 
+/**
+ * A list element the merge keeps although it lacks a key field (taken with upstream's list, which
+ * only upstream changed): the result is not valid Kubernetes, and the user should know.
+ */
+export interface KeylessKept {
+  readonly path: FieldPath;
+  readonly index: number;
+  readonly fields: readonly string[];
+  readonly keys: readonly string[];
+}
+
 export class ConflictSink {
   readonly conflicts: MergeConflict[] = [];
+  readonly keyless: KeylessKept[] = [];
 
   add(conflict: MergeConflict): void {
     this.conflicts.push(conflict);
+  }
+
+  keptKeyless(kept: KeylessKept): void {
+    this.keyless.push(kept);
   }
 }

@@ -2,7 +2,7 @@
 import type { KrmResource } from '../../krm/resource';
 import type { Result } from '../../krm/results';
 import { formatPath } from '../path';
-import type { ConflictKind, MergeConflict } from './conflict';
+import type { ConflictKind, KeylessKept, MergeConflict } from './conflict';
 
 const WHAT_HAPPENED: Record<ConflictKind, string> = {
   'both-changed': 'was changed locally and upstream',
@@ -16,17 +16,35 @@ function whatHappened(conflict: MergeConflict): string {
   return `would hold two elements with ${field} ${value}: [${localKey}] from local and [${upstreamKey}] from upstream`;
 }
 
+/** A value as a message shows it: a whole list or map is cut short, the result's field holds it all. */
+const brief = (value: string): string => (value.length <= 32 ? value : `${value.slice(0, 29)}...`);
+
 export type ConflictPolicy = 'upstream-wins' | 'error';
 
 export function conflictResults(conflicts: readonly MergeConflict[], resource: KrmResource, policy: ConflictPolicy): Result[] {
   return conflicts.map((conflict) => {
     const path = formatPath(conflict.path) || '(resource)';
     const outcome = policy === 'error' ? 'not merged because conflicts are errors (conflicts: error)' : 'took upstream';
+    // A local edit upstream's value replaced is lost: a warning, on one short line.
     return {
-      message: `merge conflict in ${resource.kind} ${resource.name}: ${path} ${whatHappened(conflict)} (local ${conflict.local}, upstream ${conflict.upstream}); ${outcome}`,
-      severity: policy === 'error' ? 'error' : 'info',
+      message: `merge conflict in ${resource.kind} ${resource.name}: ${path} ${whatHappened(conflict)} (local ${brief(conflict.local)}, upstream ${brief(conflict.upstream)}); ${outcome}`,
+      severity: policy === 'error' ? 'error' : 'warning',
       resourceRef: resource.ref(),
       field: { path, currentValue: conflict.local, proposedValue: conflict.upstream },
+      ...(resource.fileRef() ? { file: resource.fileRef()! } : {}),
+    };
+  });
+}
+
+/** A kept element without its key field: a warning naming the resource, the list, the element and the field. */
+export function keylessResults(kept: readonly KeylessKept[], resource: KrmResource): Result[] {
+  return kept.map((k) => {
+    const list = formatPath(k.path);
+    return {
+      message: `${resource.kind} ${resource.name}: ${list}[${k.index}] has no ${k.fields.join(', ')}, which Kubernetes requires of every element of a list keyed by ${k.keys.join(', ')}; kept as upstream has it`,
+      severity: 'warning',
+      resourceRef: resource.ref(),
+      field: { path: `${list}[${k.index}].${k.fields[0]}` },
       ...(resource.fileRef() ? { file: resource.fileRef()! } : {}),
     };
   });

@@ -69,6 +69,15 @@ export interface KeyedListElement extends ElementBase {
 export interface KeylessListElement extends ElementBase {
   readonly kind: 'keyless-list';
   readonly problem: string;
+  /** Every element of every side that lacks a key field. */
+  readonly lacking: readonly KeylessEntry[];
+}
+
+/** An element of one side's list that lacks key fields (without a schema default). */
+export interface KeylessEntry {
+  readonly side: Side;
+  readonly index: number;
+  readonly fields: readonly string[];
 }
 
 export interface SetMember {

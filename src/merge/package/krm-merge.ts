@@ -16,6 +16,8 @@ import { ParseBudget, ParseBudgetExceeded } from '../../yaml/parse-budget';
 import { KrmResource } from '../../krm/resource';
 import { ResourceList } from '../../krm/resource-list';
 import { renderAsRead, rewriteDocument } from '../../yaml/document-text';
+import { keyOf, meaningfulLines } from '../../yaml/line-scan';
+import { findSeqIndent } from '../../yaml/seq-indent';
 import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
 import { firstInvalidByte } from '../../yaml/utf8';
 import { readDocument } from '../../yaml/simple-document-tree';
@@ -47,7 +49,7 @@ export interface KrmVersions {
   readonly local: KrmFiles;
   readonly origin: KrmFiles;
   readonly upstream: KrmFiles;
-  /** YAML files that hold no KRM object in any version: plain files, for the non-KRM rules. */
+  /** YAML files that hold a document that is not a map (a list, a scalar) in some version: plain files, for the non-KRM rules. */
   readonly plainYaml: ReadonlySet<string>;
   /** A document's identity as a line scan reads it, once per document. */
   readonly scan: (doc: PackageDocument) => ScanOutcome;
@@ -93,7 +95,7 @@ class ParseError extends Error {}
  * The document each parse came from, and for local documents their rendering as read: a changed
  * resource is written in its document's layout (krm/document-text.ts).
  */
-const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string }>();
+const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string; readonly hadMetadata: boolean }>();
 
 /**
  * What one update may hand to `yaml`'s parser, the function's bound for a run: the documents outside
@@ -112,13 +114,12 @@ class ParserShare {
   }
 }
 
-/** A document's parse and the KRM object it holds, if it holds one. */
+/** A document's parse and the resource it holds: every map is one (kpt's rule); undefined for a list or a scalar. */
 function parseResource(doc: PackageDocument, share: ParserShare): { parsed: Document; resource: KrmResource } | undefined {
   const parsed = readDocument(doc.text, doc.version, () => share.spend(doc));
   if (parsed.errors.length > 0) throw new ParseError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
-  const resource = KrmResource.fromTree(parsed.contents, parsed, 'input');
-  return resource.isKrmObject ? { parsed, resource } : undefined;
+  return { parsed, resource: KrmResource.fromTree(parsed.contents, parsed, 'input') };
 }
 
 function parseDocument(doc: PackageDocument, tag: string | undefined, share: ParserShare): ParsedDocument | undefined {
@@ -128,7 +129,7 @@ function parseDocument(doc: PackageDocument, tag: string | undefined, share: Par
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
-  sources.set(parsed, { doc, ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
+  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
@@ -142,16 +143,25 @@ function parseDocument(doc: PackageDocument, tag: string | undefined, share: Par
  * added). The one place the update renders a resource. Edits the node in place: nothing reads it
  * after it is written.
  */
-function diskText(resource: KrmResource, hadEmptyAnnotations: boolean): string {
+function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstreamText?: () => string | undefined): string {
   const node = resource.node;
   const annotations = node.getIn(['metadata', 'annotations'], true);
   const metadata = node.get('metadata', true);
+  const source = sources.get(resource.doc);
+  // New blocks in a document without sequences (a Kptfile's first pipeline) follow upstream's
+  // indentation; its identity is read before the path annotation goes.
+  const fallback = source && findSeqIndent(source.doc.text) === undefined ? findSeqIndent(upstreamText?.() ?? '') : undefined;
   if (isMap(annotations)) {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
     if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
-  const source = sources.get(resource.doc);
-  return rewriteDocument(node, resource.doc, source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}) });
+  // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
+  if (source && !source.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
+  return rewriteDocument(
+    node,
+    resource.doc,
+    source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}), ...(fallback ? { fallbackSeqIndent: fallback } : {}) },
+  );
 }
 
 /**
@@ -207,6 +217,26 @@ class MergeSide {
   }
 }
 
+/**
+ * The files of a version that may declare one identity twice: the merge refuses them, as kpt does,
+ * so it must see every document of them, also where upstream left the file as it was. A file with
+ * a document the line scan cannot read is counted in.
+ */
+function filesWithTwins(files: KrmFiles, scan: (doc: PackageDocument) => ScanOutcome, isResourceDoc: (doc: PackageDocument) => boolean): Set<string> {
+  const twins = new Set<string>();
+  for (const [path, documents] of groupBy(files.documents.filter(isResourceDoc), (d) => d.path)) {
+    if (documents.length < 2) continue;
+    const seen = new Set<string>();
+    for (const doc of documents) {
+      const scanned = scan(doc);
+      const keys = scanned === undefined ? undefined : scanned.krm ? identityKeysOf({ ...scanned, path }) : [];
+      if (keys === undefined || keys.some((key) => seen.has(key))) twins.add(path);
+      for (const key of keys ?? []) seen.add(key);
+    }
+  }
+  return twins;
+}
+
 /** Packages deleted upstream are decided whole: each of their local resources must be seen. */
 function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles): Set<string> {
   const dirs = (files: KrmFiles) => packageDirsOf(files.files.keys());
@@ -214,22 +244,29 @@ function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles):
   return new Set([...l].filter((dir) => dir !== '' && o.has(dir) && !u.has(dir)));
 }
 
-/** Whether a file's documents hold a KRM object (or something the scan cannot tell apart from one). */
-function holdsKrm(documents: readonly PackageDocument[], scan: (doc: PackageDocument) => ScanOutcome): boolean {
+/**
+ * Whether a file holds a document that is not a map (a list, a scalar), which kpt cannot read as a
+ * resource; one that does not parse is left to the merge, which names it.
+ */
+function holdsNonMap(documents: readonly PackageDocument[], scan: (doc: PackageDocument) => ScanOutcome): boolean {
   return documents.some((doc) => {
     const scanned = scan(doc);
-    if (scanned) return scanned.krm;
+    if (scanned) return !scanned.krm;
+    // A document that opens with a key at column 0 is a block map: no parse needed to say so.
+    const first = meaningfulLines(doc.text)[0];
+    if (first && first.indent === 0 && !first.text.startsWith('-') && keyOf(first.text) !== undefined) return false;
     try {
-      return parseResource(doc, new ParserShare()) !== undefined;
+      return parseResource(doc, new ParserShare()) === undefined;
     } catch {
-      return true;
+      return false;
     }
   });
 }
 
 /**
- * Which YAML files hold no KRM object in any version that has them; a text a version shares with an
- * earlier one is not read again. Texts are compared, not looked up: hashing whole files costs more.
+ * The YAML files that hold a document that is not a map in some version: they follow the non-KRM
+ * rule whole. A text a version shares with an earlier one is not read again. Texts are compared,
+ * not looked up: hashing whole files costs more.
  */
 function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocument) => ScanOutcome): Set<string> {
   const plain = new Set<string>();
@@ -238,11 +275,11 @@ function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocume
   for (const path of paths) {
     if (path.endsWith('Kptfile')) continue;
     const read: string[] = [];
-    const isPlain = versions.every((files, i) => {
+    const isPlain = versions.some((files, i) => {
       const text = files.files.get(path);
-      if (text === undefined || read.includes(text)) return true;
+      if (text === undefined || read.includes(text)) return false;
       read.push(text);
-      return !holdsKrm(documents[i]!.get(path) ?? [], scan);
+      return holdsNonMap(documents[i]!.get(path) ?? [], scan);
     });
     if (isPlain) plain.add(path);
   }
@@ -268,10 +305,14 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const leaveOut = mayLeaveOut(options, kptfile);
     const localDirs = packageDirsOf(local.files.keys());
     const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc, share), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc, share)];
+    const [originTwins, upstreamTwins, localTwins] = [origin, upstream, local].map((files) => filesWithTwins(files, scan, isResourceDoc)) as [Set<string>, Set<string>, Set<string>];
+    const twins = (side: MergeSide) => (side === sides[0] ? originTwins : upstreamTwins);
     // What upstream changed, then the CRDs that define the kinds it changed: their schemas.
     const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
-    const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || neededSchema(doc, kinds)));
+    const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
     const tagged = taggedSides.map((t) => t.parsed);
+    // Upstream's text of a resource, by identity: the indentation its new blocks take.
+    const upstreamDocs = new Map(taggedSides.filter((t) => t.parsed.resource.annotation(MERGE_SOURCE) === 'updated').flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
     const wanted = new Set(taggedSides.flatMap((t) => t.keys));
     const whole = deletedUpstream(origin, upstream, local);
 
@@ -286,6 +327,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
         !leaveOut ||
         !scanned ||
         holdsKptfile(doc.text) ||
+        localTwins.has(doc.path) ||
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
@@ -297,7 +339,11 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
     const report = mergeUpstream(list, optionsConfig(options), { ...context, versionsGiven: true });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
-    const { files, problems } = writeBack(local, upstream, parsedLocal, list.items);
+    const upstreamText = (resource: KrmResource) => () => {
+      const key = inScope(scopeOf(resource.path ?? '', localDirs), identityKeys(resource)).find((k) => upstreamDocs.has(k));
+      return key === undefined ? undefined : sources.get(upstreamDocs.get(key)!)?.doc.text;
+    };
+    const { files, problems } = writeBack(local, upstream, parsedLocal, list.items, upstreamText);
     if (problems.length > 0) return { results: [...list.results, ...problems], files: new Map() };
     return { results: list.results, report, files };
   } catch (error) {
@@ -337,7 +383,13 @@ function notUtf8(path: string, text: string): Result | undefined {
  * unless a YAML 1.1 look-alike gets its quotes). `problems`: one per file that is not UTF-8 and
  * would be rewritten.
  */
-function writeBack(local: KrmFiles, upstream: KrmFiles, parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>, items: readonly KrmResource[]): { files: Map<string, string | null>; problems: Result[] } {
+function writeBack(
+  local: KrmFiles,
+  upstream: KrmFiles,
+  parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>,
+  items: readonly KrmResource[],
+  upstreamText: (resource: KrmResource) => () => string | undefined,
+): { files: Map<string, string | null>; problems: Result[] } {
   const kept = new Set(items);
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
@@ -351,7 +403,7 @@ function writeBack(local: KrmFiles, upstream: KrmFiles, parsedLocal: ReadonlyMap
   const text = (resource: KrmResource) => {
     const source = sources.get(resource.doc)?.doc;
     if (source) refuse(source.path, source.text);
-    return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false);
+    return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false, upstreamText(resource));
   };
   const files = new Map<string, string | null>();
   const documentsByPath = groupBy(local.documents, (d) => d.path);

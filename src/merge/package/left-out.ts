@@ -1,7 +1,8 @@
 /**
  * What an update leaves out, before anything is merged: every path that is a symbolic link in the
  * local package, origin or upstream (never followed), and every path a `.krmignore` of any of them
- * names (never read, written or removed). Whatever lies at or below such a path is taken out of all
+ * names (never written or removed; in the local package never read, in origin and upstream read only
+ * to tell whether upstream changed it). Whatever lies at or below such a path is taken out of all
  * three versions, so the local one stays as it is. Each is reported where it matters:
  * - a symbolic link: an info result, and a warning when upstream changed what lies there;
  * - an ignored path: a warning when upstream changed what lies there, else nothing;
@@ -36,6 +37,15 @@ const PHRASES: Record<Opaque['why'], Record<Version, string>> = {
   ignored: { local: "ignored by the local package's .krmignore", origin: "ignored by origin's .krmignore", upstream: "ignored by upstream's .krmignore" },
 };
 
+const IN_EVERY_VERSION: Record<Opaque['why'], string> = { link: 'a symbolic link in every version', ignored: 'ignored by .krmignore in every version' };
+
+/** Why one path is left out: what it is in each version, said once where it is the same in all three. */
+function why(entries: readonly Opaque[]): string {
+  const reasons = new Set(entries.map((o) => o.why));
+  if (entries.length === 3 && reasons.size === 1) return IN_EVERY_VERSION[entries[0]!.why];
+  return entries.map((o) => PHRASES[o.why][o.version]).join(', and ');
+}
+
 /** Whether `path` or one of its directories is in `set`. */
 function coveredBy(path: string, set: ReadonlySet<string>): boolean {
   for (let at = path; ; at = dirOf(at)) {
@@ -53,7 +63,7 @@ function without(tree: PackageTree, top: ReadonlySet<string>): PackageTree {
   );
 }
 
-/** What a version holds at or below `path`: its files and links (what it ignores is no part of it). */
+/** What a version holds at or below `path`: its files and links, ignored files included. */
 function view(tree: PackageTree, version: Version, path: string, opaque: readonly Opaque[]): Map<string, Buffer | string> {
   const out = new Map<string, Buffer | string>();
   for (const o of opaque) if (o.version === version && o.why === 'link') out.set(relativeTo(o.path, path), o.why);
@@ -91,9 +101,10 @@ export function leaveOut(localTree: PackageTree, originTree: PackageTree, upstre
   const results: Result[] = [];
   for (const path of [...top].sort()) {
     const here = all.filter((o) => isWithin(o.path, path));
-    const reasons = [...new Set(here.map((o) => o.path))].map((p) => `${p} is ${here.filter((o) => o.path === p).map((o) => PHRASES[o.why][o.version]).join(', and ')}`).join('; ');
-    const origin = view(trees.origin, 'origin', path, here);
-    const upstream = view(trees.upstream, 'upstream', path, here);
+    const reasons = [...new Set(here.map((o) => o.path))].map((p) => `${p} is ${why(here.filter((o) => o.path === p))}`).join('; ');
+    // What a .krmignore names is compared as the version holds it, before it is left out.
+    const origin = view(originTree, 'origin', path, here);
+    const upstream = view(upstreamTree, 'upstream', path, here);
     if (sameView(origin, upstream)) {
       if (here.some((o) => o.why === 'link')) results.push({ severity: 'info', message: `${reasons}; the update leaves it as it is` });
       continue;

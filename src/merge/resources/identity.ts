@@ -2,7 +2,9 @@
  * Which resources are the same across origin, upstream and local: group (not version), kind,
  * namespace and name. A locally renamed resource keeps the identity it was fetched with through the
  * `# kpt-merge: ns/name` comment on `metadata`, or the `internal.kpt.dev/upstream-identifier`
- * annotation kpt writes. The file path is not part of identity; Kptfiles are one per directory.
+ * annotation kpt writes. The file path is not part of identity, except for a document that names no
+ * kind or no name: every map in a resource file is a resource, as in kpt. Kptfiles are one per
+ * directory.
  * Identity holds within one package: the same kind and name in two subpackages are two resources.
  */
 import { isMap, isScalar } from 'yaml';
@@ -30,6 +32,13 @@ function directoryOf(path: string | undefined): string {
 export function identityKeysOf(facts: IdentityFacts): string[] {
   const group = groupOf(facts.apiVersion);
   if (group === 'kpt.dev' && facts.kind === 'Kptfile') return [`kpt.dev|Kptfile|${directoryOf(facts.path)}`];
+  const keys = namedKeys(group, facts);
+  // A document that names no kind or no name (a kustomization.yaml, a values file) is known by its
+  // file as well, as kpt knows every resource: two of them are two resources, not one declared twice.
+  return facts.kind === '' || keys.some((key) => key.endsWith('|')) ? keys.map((key) => `${key}|${facts.path ?? ''}`) : keys;
+}
+
+function namedKeys(group: string, facts: IdentityFacts): string[] {
   const prefix = `${group}|${facts.kind}`;
   const comment = facts.metadataComment?.trim().match(/^kpt-merge:\s*([^/\s]*)\/(\S+)\s*$/);
   if (comment) return [`${prefix}|${comment[1]}|${comment[2]}`];
@@ -66,6 +75,7 @@ export function inScope(scope: string, keys: readonly string[]): string[] {
 }
 
 export function describeResource(resource: KrmResource): string {
+  if (resource.kind === '' && resource.name === '') return `the document in ${resource.path ?? '(no path)'}${resource.fileIndex ? ` (document ${resource.fileIndex + 1})` : ''}`;
   const namespace = resource.namespace ? `${resource.namespace}/` : '';
   return `${resource.kind} ${namespace}${resource.name}${resource.path ? ` (${resource.path})` : ''}`;
 }

@@ -11,12 +11,10 @@ export interface MergeSources {
   readonly origin: KrmResource[];
   readonly upstream: KrmResource[];
   readonly local: KrmResource[];
-  /** Items that are not KRM objects (plain YAML files kpt forwards); they stay as they are. */
-  readonly other: KrmResource[];
 }
 
 export function splitSources(items: readonly KrmResource[]): MergeSources {
-  const sources: MergeSources = { origin: [], upstream: [], local: [], other: [] };
+  const sources: MergeSources = { origin: [], upstream: [], local: [] };
   const problems: Result[] = [];
   for (const item of items) {
     const tag = item.annotation(MERGE_SOURCE);
@@ -29,11 +27,6 @@ export function splitSources(items: readonly KrmResource[]): MergeSources {
           ...(item.fileRef() ? { file: item.fileRef()! } : {}),
         }),
       );
-      continue;
-    }
-    if (!item.isKrmObject) {
-      if (side === 'local') sources.other.push(item);
-      else problems.push(errorResult(`an item tagged ${MERGE_SOURCE}: ${tag} has no apiVersion, kind or metadata.name to identify it`, item.fileRef() ? { file: item.fileRef()! } : {}));
       continue;
     }
     sources[side].push(item);

@@ -5,7 +5,7 @@ import { takenFromUpstream } from '../../yaml/yaml-format';
 import { errorResult, FunctionError, type Result } from '../../krm/results';
 import { collate, MergeInputError, MergeTypeError } from '../collate/collate';
 import { ConflictSink } from '../conflicts/conflict';
-import { conflictResults, type ConflictPolicy } from '../conflicts/to-results';
+import { conflictResults, keylessResults, type ConflictPolicy } from '../conflicts/to-results';
 import type { Element, Side } from '../elements/element';
 import { formatPath, ROOT } from '../path';
 import type { SchemaRegistry } from '../schema/registry';
@@ -80,6 +80,7 @@ export class MergeRun {
       this.counts.conflicts += sink.conflicts.length;
       this.results.push(...conflictResults(sink.conflicts, local, this.policy));
     }
+    if (sink?.keyless.length) this.results.push(...keylessResults(sink.keyless, local));
   }
 
   /** A copy of an upstream resource, without what tied it to its own input item. */

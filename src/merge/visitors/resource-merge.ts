@@ -88,11 +88,17 @@ export class ResourceMergeVisitor implements ElementVisitor<Decision> {
     return this.conflict(element);
   }
 
-  /** Taken whole from the side that changed it; where both did, elements must be matched and cannot be. */
+  /**
+   * Taken whole from the side that changed it; where both did, elements must be matched and cannot
+   * be. Upstream's elements that lack a key field come with its list, and are reported.
+   */
   keylessList(element: KeylessListElement): Decision {
     const whole = this.leaf(element);
-    if (whole) return whole;
-    throw new MergeInputError(element.path, element.problem);
+    if (!whole) throw new MergeInputError(element.path, element.problem);
+    if (whole === TAKE && element.schema?.kind === 'keyed-list') {
+      for (const entry of element.lacking) if (entry.side === 'upstream') this.sink.keptKeyless({ path: element.path, index: entry.index, fields: entry.fields, keys: element.schema.keys });
+    }
+    return whole;
   }
 
   retained(): Decision {
