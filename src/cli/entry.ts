@@ -19,7 +19,7 @@ function functionInput(): FunctionInput | undefined {
   return undefined;
 }
 
-function run(args: readonly string[]): number {
+function run(args: readonly string[]): number | Promise<number> {
   const input = args.length === 0 ? functionInput() : { text: '' };
   if (input === undefined) return 0;
   // Bundled separately (scripts/build.mjs); a plain require keeps it out of this small file.
@@ -28,7 +28,14 @@ function run(args: readonly string[]): number {
 }
 
 try {
-  process.exitCode = run(process.argv.slice(2));
+  const code = run(process.argv.slice(2));
+  // The update command waits for git; the function answers at once.
+  if (typeof code === 'number') process.exitCode = code;
+  else
+    code.then(
+      (exit) => (process.exitCode = exit),
+      (error: unknown) => (process.exitCode = exitOnWriteError(error)),
+    );
 } catch (error) {
   process.exitCode = exitOnWriteError(error);
 }

@@ -14,16 +14,18 @@ function usageError(message: string, command = ''): number {
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
-const UPDATE_FLAGS: Record<string, 'origin' | 'upstream' | 'strategy' | 'conflicts' | 'upstreamRef' | 'upstreamCommit'> = {
+const UPDATE_FLAGS: Record<string, 'origin' | 'upstream' | 'strategy' | 'conflicts' | 'upstreamRef' | 'upstreamCommit' | 'gitTimeout' | 'gitStallTimeout'> = {
   '--origin': 'origin',
   '--upstream': 'upstream',
   '--strategy': 'strategy',
   '--conflicts': 'conflicts',
   '--upstream-ref': 'upstreamRef',
   '--upstream-commit': 'upstreamCommit',
+  '--git-timeout': 'gitTimeout',
+  '--git-stall-timeout': 'gitStallTimeout',
 };
 
-function runUpdate(args: readonly string[]): number {
+function runUpdate(args: readonly string[]): number | Promise<number> {
   const options: UpdateArguments = {};
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
@@ -34,6 +36,8 @@ function runUpdate(args: readonly string[]): number {
       return 0;
     } else if (arg === '--allow-dirty') {
       options.allowDirty = true;
+    } else if (arg === '--allow-local-upstreams') {
+      options.allowLocalUpstreams = true;
     } else if (arg === '--dry-run') {
       options.dryRun = true;
     } else if (arg === '--diff') {
@@ -54,7 +58,7 @@ function runUpdate(args: readonly string[]): number {
 }
 
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
-export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number {
+export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number | Promise<number> {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === 'help' && argv[1] === 'update') return runUpdate(['--help']);

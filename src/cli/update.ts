@@ -6,11 +6,13 @@
 import type { MergeStrategy } from '../config/function-config';
 import { PackageReadError } from '../disk/disk-tree';
 import { UpdateError, updateFromGit } from '../update/git-update';
-import type { UpdatePlan } from '../disk/plan';
+import { planIsEmpty, type UpdatePlan } from '../disk/plan';
 import { planDiff } from '../disk/plan-diff';
 import { WriteError } from '../disk/plan-writer';
 import { LockError } from '../disk/safe-write/lock';
 import { RecoveryError } from '../disk/safe-write/recovery';
+import { DEFAULT_TIMEOUTS, type GitTimeouts } from '../git/run-git';
+import { inertLine, quotePath } from '../package/path-text';
 import { updateFromDirectories } from '../update/update';
 import type { UpdateOutcome } from '../update/locked-update';
 import { formatResult } from './results-text';
@@ -26,6 +28,11 @@ export interface UpdateArguments {
   upstreamRef?: string;
   upstreamCommit?: string;
   allowDirty?: boolean;
+  /** Fetch from a repository on this machine that an upstream version brought in. */
+  allowLocalUpstreams?: boolean;
+  /** Seconds: the bound on every git process, and on a transfer without a byte. */
+  gitTimeout?: string;
+  gitStallTimeout?: string;
   /** Print what would change, write nothing. */
   dryRun?: boolean;
   /** Print what would change as a unified diff, write nothing. */
@@ -37,6 +44,26 @@ const CONFLICTS: readonly string[] = ['upstream-wins', 'error'];
 
 const isGitMode = (args: UpdateArguments) => args.origin === undefined && args.upstream === undefined;
 
+/** A number of seconds, from the command line or the environment, as milliseconds; undefined when it is not one. */
+function milliseconds(text: string): number | undefined {
+  const value = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
+  return value > 0 && value <= 86_400 ? Math.round(value * 1000) : undefined;
+}
+
+/** The time bounds of git: the command line's, else the environment's, else the defaults; or what is wrong with one. */
+export function gitTimeouts(args: UpdateArguments, env: NodeJS.ProcessEnv): GitTimeouts | string {
+  const pick = (flag: string, given: string | undefined, variable: string, fallback: number): number | string => {
+    const [text, from] = given !== undefined ? [given, flag] : [env[variable], variable];
+    if (text === undefined || text === '') return fallback;
+    return milliseconds(text) ?? `${from} must be a number of seconds (more than 0, at most a day), not ${JSON.stringify(text)}`;
+  };
+  const totalMs = pick('--git-timeout', args.gitTimeout, 'PACKAGE_VARIANT_GIT_TIMEOUT', DEFAULT_TIMEOUTS.totalMs);
+  const stallMs = pick('--git-stall-timeout', args.gitStallTimeout, 'PACKAGE_VARIANT_GIT_STALL_TIMEOUT', DEFAULT_TIMEOUTS.stallMs);
+  if (typeof totalMs === 'string') return totalMs;
+  if (typeof stallMs === 'string') return stallMs;
+  return { totalMs, stallMs };
+}
+
 /** A usage problem in the arguments, or undefined. */
 export function checkUpdateArguments(args: UpdateArguments): string | undefined {
   if (args.strategy !== undefined && !STRATEGIES.includes(args.strategy)) return `--strategy must be one of ${STRATEGIES.join(', ')}, not "${args.strategy}"`;
@@ -44,64 +71,109 @@ export function checkUpdateArguments(args: UpdateArguments): string | undefined 
   if (isGitMode(args)) {
     if (args.upstreamRef !== undefined || args.upstreamCommit !== undefined) return '--upstream-ref and --upstream-commit go with --origin and --upstream; in git mode the version is PKG@REF';
     if ((args.package ?? '').split('@').length > 2) return `"${args.package}" holds more than one @: use PKG@REF`;
-    return undefined;
+    const timeouts = gitTimeouts(args, process.env);
+    return typeof timeouts === 'string' ? timeouts : undefined;
   }
   if (!args.package || !args.origin || !args.upstream) return 'update needs LOCAL_DIR, --origin DIR and --upstream DIR (or PKG[@REF] alone, for the git upstream its Kptfile records)';
   if (args.package.includes('@')) return `with --origin and --upstream, LOCAL_DIR is a directory: "${args.package}" names a version; use --upstream-ref`;
   if (args.allowDirty) return '--allow-dirty goes with git mode (PKG[@REF])';
+  if (args.allowLocalUpstreams || args.gitTimeout !== undefined || args.gitStallTimeout !== undefined) return '--allow-local-upstreams, --git-timeout and --git-stall-timeout go with git mode (PKG[@REF])';
   return undefined;
 }
 
-const say = (line: string) => writeAll(2, `package-variant update: ${line}\n`);
+/**
+ * What the command prints. A write that fails (a full disk, a closed pipe) is remembered, never
+ * thrown: the update goes on or is already done, and the exit code says what became of the package.
+ */
+class Report {
+  /** The streams that could not be written, and why. */
+  readonly failed = new Map<1 | 2, string>();
+
+  private write(fd: 1 | 2, text: string): void {
+    if (this.failed.has(fd)) return;
+    try {
+      writeAll(fd, text);
+    } catch (error) {
+      this.failed.set(fd, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    }
+  }
+
+  /** One line, made inert: a control character in a name it quotes cannot forge a line or drive the terminal. */
+  line(fd: 1 | 2, text: string): void {
+    this.write(fd, `${inertLine(text)}\n`);
+  }
+
+  /** Text that is already safe (a diff, whose names are quoted as git quotes them). */
+  text(fd: 1 | 2, text: string): void {
+    this.write(fd, text);
+  }
+
+  /** A message on stderr, each of its lines prefixed and made inert. */
+  say = (message: string): void => {
+    for (const line of message.split('\n')) this.line(2, `package-variant update: ${line}`);
+  };
+}
 
 /**
  * What the plan does, one line each, in one vocabulary for a run and its dry run (added, changed,
  * removed); a dry run says "would". With --diff, the diff alone on stdout. A count on stderr.
  */
-function printPlan(plan: UpdatePlan, dryRun: boolean, diff: boolean): void {
+function printPlan(report: Report, plan: UpdatePlan, dryRun: boolean, diff: boolean): void {
   if (diff) {
-    writeAll(1, planDiff(plan));
+    report.text(1, planDiff(plan));
   } else {
-    const line = (verb: string, what: string) => writeAll(1, `${dryRun ? `would ${verb}` : PAST[verb]} ${what}\n`);
-    for (const dir of plan.createDirs) line('add', `directory ${dir}/`);
-    for (const write of plan.writes) line(write.created ? 'add' : 'change', write.path);
-    for (const path of plan.removes) line('remove', path);
-    for (const dir of plan.removeDirs) line('remove', `directory ${dir}/`);
+    const line = (verb: string, what: string) => report.line(1, `${dryRun ? `would ${verb}` : PAST[verb]} ${what}`);
+    for (const dir of plan.createDirs) line('add', `directory ${quotePath(`${dir}/`)}`);
+    for (const write of plan.writes) line(write.created ? 'add' : 'change', quotePath(write.path));
+    for (const path of plan.removes) line('remove', quotePath(path));
+    for (const dir of plan.removeDirs) line('remove', `directory ${quotePath(`${dir}/`)}`);
   }
   const added = plan.writes.filter((w) => w.created).length;
   const counts = `${added} ${added === 1 ? 'file' : 'files'} ${dryRun ? 'would be ' : ''}added, ${plan.writes.length - added} changed, ${plan.removes.length} removed`;
-  say(dryRun ? `dry run: ${counts}; nothing was written` : counts);
+  report.say(dryRun ? `dry run: ${counts}; nothing was written` : counts);
 }
 
 const PAST: Record<string, string> = { add: 'added', change: 'changed', remove: 'removed' };
 
-function printOutcome(outcome: UpdateOutcome, args: UpdateArguments): number {
+/** What became of the package. */
+type Fate = 'failed' | 'unchanged' | 'written';
+
+/** Prints the outcome; what became of the package. */
+function printOutcome(report: Report, outcome: UpdateOutcome, args: UpdateArguments): Fate {
   const dryRun = args.dryRun === true || args.diff === true;
   // With --diff, stdout holds the diff alone: the results go to stderr.
-  for (const result of outcome.results) writeAll(args.diff ? 2 : 1, `${formatResult(result)}\n`);
+  for (const result of outcome.results) report.line(args.diff ? 2 : 1, formatResult(result));
   if (!outcome.plan) {
-    say('nothing was written');
-    return 1;
+    report.say('nothing was written');
+    return 'failed';
   }
   if (outcome.upToDate) {
     const pkg = (args.package ?? '.').split('@')[0] || '.';
-    say(`${pkg} is already at ${outcome.upToDate.ref} (commit ${outcome.upToDate.commit.slice(0, 12)}): nothing changed`);
-    return 0;
+    report.say(`${pkg} is already at ${outcome.upToDate.ref} (commit ${outcome.upToDate.commit.slice(0, 12)}): nothing changed`);
+    return 'unchanged';
   }
-  printPlan(outcome.plan, dryRun, args.diff === true);
-  return 0;
+  printPlan(report, outcome.plan, dryRun, args.diff === true);
+  return dryRun || planIsEmpty(outcome.plan) ? 'unchanged' : 'written';
 }
 
-function update(args: UpdateArguments): UpdateOutcome {
+function update(args: UpdateArguments, report: Report): UpdateOutcome | Promise<UpdateOutcome> {
   const common = {
     ...(args.strategy ? { strategy: args.strategy as MergeStrategy } : {}),
     ...(args.conflicts ? { conflicts: args.conflicts as 'upstream-wins' | 'error' } : {}),
     ...(args.dryRun || args.diff ? { dryRun: true } : {}),
-    notify: say,
+    notify: report.say,
   };
   if (isGitMode(args)) {
     const [pkg, ref] = (args.package ?? '.').split('@') as [string, string | undefined];
-    return updateFromGit({ pkg: pkg || '.', ...(ref ? { ref } : {}), ...common, ...(args.allowDirty ? { allowDirty: true } : {}) });
+    const timeouts = gitTimeouts(args, process.env) as GitTimeouts;
+    return updateFromGit({
+      pkg: pkg || '.',
+      ...(ref ? { ref } : {}),
+      ...common,
+      timeouts,
+      ...(args.allowDirty ? { allowDirty: true } : {}),
+      ...(args.allowLocalUpstreams ? { allowLocalUpstreams: true } : {}),
+    });
   }
   return updateFromDirectories({
     local: args.package!,
@@ -113,26 +185,36 @@ function update(args: UpdateArguments): UpdateOutcome {
   });
 }
 
-/** Runs a checked update; the exit code. */
-export function runUpdateCommand(args: UpdateArguments): number {
-  let outcome: UpdateOutcome;
+/** The exit code when the package was written but the report could not be, in full. */
+export const EXIT_UPDATED_UNREPORTED = 3;
+
+/**
+ * Runs a checked update; the exit code: 0 done and reported (or nothing to do), 1 failed (the
+ * message says in which state the package is), 3 the package was updated but what the update
+ * printed is incomplete (stdout or stderr could not be written).
+ */
+export async function runUpdateCommand(args: UpdateArguments): Promise<number> {
+  const report = new Report();
+  let fate: Fate;
   try {
-    outcome = update(args);
+    fate = printOutcome(report, await update(args, report), args);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // These say themselves in which state the package is.
     if (error instanceof WriteError || error instanceof RecoveryError) {
-      for (const line of message.split('\n')) say(line);
-      return 1;
+      report.say(message);
+    } else if (error instanceof PackageReadError || error instanceof UpdateError || error instanceof LockError) {
+      report.say(message);
+      report.say('nothing was written');
+    } else {
+      if (process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) report.text(2, `${error.stack}\n`);
+      report.say(`internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)`);
     }
-    if (error instanceof PackageReadError || error instanceof UpdateError || error instanceof LockError) {
-      say(message);
-      say('nothing was written');
-      return 1;
-    }
-    if (process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) writeAll(2, `${error.stack}\n`);
-    say(`internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)`);
     return 1;
   }
-  return printOutcome(outcome, args);
+  if (report.failed.size === 0) return fate === 'failed' ? 1 : 0;
+  const stdout = report.failed.get(1);
+  // stdout's failure is said on stderr; stderr's, only by the exit code.
+  if (stdout) report.say(`could not write to stdout (${stdout}): the report is incomplete; ${fate === 'written' ? 'the package was updated' : 'nothing was written'}`);
+  return fate === 'written' ? EXIT_UPDATED_UNREPORTED : 1;
 }

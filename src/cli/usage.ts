@@ -18,12 +18,21 @@ Options:
   --conflicts error   stop, writing nothing, where a local edit would give way to upstream's
                       (default: upstream wins, with a warning naming each lost edit)
   --allow-dirty       update a package with uncommitted changes
+  --allow-local-upstreams
+                      fetch from a repository on this machine that an upstream version brought in
+                      (a subpackage's; refused by default)
+  --git-timeout SECONDS
+                      the longest any git process may run (default 600;
+                      PACKAGE_VARIANT_GIT_TIMEOUT)
+  --git-stall-timeout SECONDS
+                      the longest a fetch may go without a byte from the repository (default 60;
+                      PACKAGE_VARIANT_GIT_STALL_TIMEOUT)
   --dry-run           list the files that would be added, changed and removed; write nothing
   --diff              print the change as a unified diff (git apply --directory=PKG applies it)
   -h, --help          show this help
 
 The package is written all or nothing; an update killed midway is undone by the next one. One
-update of a package runs at a time. Fetched repositories are cached in $PACKAGE_VARIANT_CACHE_DIR
+update runs at a time in a package tree. Fetched repositories are cached in $PACKAGE_VARIANT_CACHE_DIR
 (default: $XDG_CACHE_HOME/package-variant/repos or ~/.cache/package-variant/repos).
 
 Examples:
@@ -33,7 +42,8 @@ Examples:
   package-variant update my-pkg --origin blueprint-v1/ --upstream blueprint-v2/
 
 Exit codes: 0 updated (or nothing to do); 1 the update failed and nothing was written (the results
-say why); 2 wrong command-line usage.
+say why); 2 wrong command-line usage; 3 updated, but what it printed is incomplete (stdout or stderr
+could not be written).
 `;
 
 export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt package variants current

@@ -1,19 +1,31 @@
 /**
  * Reads a package directory into a PackageTree: every file byte for byte with its mode, as kpt's
  * reader walks it (src/package/package-walk.ts: `.krmignore`, no symbolic link followed, `.git`
- * skipped), within the read bounds (src/package/read-limits.ts). The update's own files (lock, journal,
- * temporary files: src/disk/safe-write/reserved.ts) are not part of the package.
+ * in any spelling skipped), within the read bounds (src/package/read-limits.ts). The update's own
+ * files (lock, journal, temporary files: src/disk/safe-write/reserved.ts) are not part of the
+ * package. A name that is not UTF-8 is refused, naming it: the update never renames a file.
  */
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { walkPackage, type Entry, type EntryKind } from '../package/package-walk';
 import { ReadBudget } from '../package/read-limits';
-import { isReservedName } from './safe-write/reserved';
+import { isReservedName } from '../krm/package-paths';
 import { PackageTree, type TreeFile } from '../package/tree';
 
 export class PackageReadError extends Error {}
 
-const kindOf = (entry: Dirent): EntryKind => (entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other');
+const kindOf = (entry: Dirent<Buffer>): EntryKind => (entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other');
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A name read from a directory; one that is not UTF-8 cannot be kept as it is through the update, and is refused. */
+function nameOf(bytes: Buffer, dir: string): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new PackageReadError(`${join(dir, JSON.stringify(bytes.toString('latin1')))}: the name is not UTF-8, and the update never renames a file; rename it, or move it out of the package`);
+  }
+}
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -62,9 +74,9 @@ export function readDiskTree(root: string, options: { readonly krmignore: boolea
   };
   const walked = walkPackage({
     entries: (dir) =>
-      readdirSync(join(root, dir), { withFileTypes: true })
+      readdirSync(join(root, dir), { withFileTypes: true, encoding: 'buffer' })
+        .map((e) => ({ name: nameOf(e.name, join(root, dir)), kind: kindOf(e) }))
         .filter((e) => !isReservedName(e.name))
-        .map((e) => ({ name: e.name, kind: kindOf(e) }))
         .sort(byName),
     text: (path) => {
       try {

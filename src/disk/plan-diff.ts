@@ -4,6 +4,7 @@
  * the package: `git apply --directory=PKG` or `patch -p1 -d PKG` applies it. Three lines of context.
  */
 import { commonLines } from '../yaml/line-merge';
+import { quotePath } from '../package/path-text';
 import type { UpdatePlan } from './plan';
 import type { TreeFile } from '../package/tree';
 
@@ -79,7 +80,10 @@ function hunks(before: string, after: string): string {
 const modeText = (mode: number) => (mode & 0o111 ? '100755' : '100644');
 
 function fileDiff(path: string, before: TreeFile | undefined, after: TreeFile | undefined): string {
-  let head = `diff --git a/${path} b/${path}\n`;
+  // Names are quoted as git quotes them (a newline or an escape in a name cannot forge a line).
+  const a = quotePath(`a/${path}`);
+  const b = quotePath(`b/${path}`);
+  let head = `diff --git ${a} ${b}\n`;
   if (!before) head += `new file mode ${modeText(after!.mode)}\n`;
   else if (!after) head += `deleted file mode ${modeText(before.mode)}\n`;
   else if (modeText(before.mode) !== modeText(after.mode)) head += `old mode ${modeText(before.mode)}\nnew mode ${modeText(after.mode)}\n`;
@@ -88,8 +92,8 @@ function fileDiff(path: string, before: TreeFile | undefined, after: TreeFile | 
   if (oldBytes.equals(newBytes)) return head;
   const oldText = textOf(oldBytes);
   const newText = textOf(newBytes);
-  if (oldText === undefined || newText === undefined) return `${head}Binary files ${before ? `a/${path}` : '/dev/null'} and ${after ? `b/${path}` : '/dev/null'} differ\n`;
-  return `${head}--- ${before ? `a/${path}` : '/dev/null'}\n+++ ${after ? `b/${path}` : '/dev/null'}\n${hunks(oldText, newText)}`;
+  if (oldText === undefined || newText === undefined) return `${head}Binary files ${before ? a : '/dev/null'} and ${after ? b : '/dev/null'} differ\n`;
+  return `${head}--- ${before ? a : '/dev/null'}\n+++ ${after ? b : '/dev/null'}\n${hunks(oldText, newText)}`;
 }
 
 export function planDiff(plan: UpdatePlan): string {

@@ -22,6 +22,7 @@ import { dirOf, KPTFILE, ROOT } from '../package/scopes';
 import { describeError } from './safe-write/describe-error';
 import { diskOps, type FileOps } from './safe-write/file-ops';
 import { writeJournal, type Journal, type JournalEntry } from './safe-write/journal';
+import { packageInode } from './safe-write/package-identity';
 import { checkPlan, PlanConflict } from './safe-write/preflight';
 import { COMMITTED_FILE, JOURNAL_DRAFT, JOURNAL_FILE, keptPath, stagedPath } from './safe-write/reserved';
 import { finish, undo } from './safe-write/undo';
@@ -80,7 +81,7 @@ function journalFor(plan: UpdatePlan, createDirs: readonly string[], existing: R
   for (const path of plan.removes) if (existing.has(path)) add(path, 'remove');
   const kptfiles = plan.writes.filter((w) => isKptfile(w.path)).map((w) => w.path);
   for (const path of kptfiles.sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1))) add(path, 'write');
-  return { version: 1, run, pid: process.pid, host: hostname(), started: new Date().toISOString(), createDirs, removeDirs: plan.removeDirs, entries };
+  return { version: 2, package: packageInode(plan.root), run, pid: process.pid, host: hostname(), started: new Date().toISOString(), createDirs, removeDirs: plan.removeDirs, entries };
 }
 
 /** Hard links keep the old content at no cost; where the file system has none, a copy does. */

@@ -1,51 +1,195 @@
-/** Runs the `git` command line, as kpt does; its failures become errors that quote git's own message. */
-import { spawnSync } from 'node:child_process';
+/**
+ * Every git process of package-variant runs through here. What comes from data (a repository, a
+ * ref, a path) is an operand: it goes after `--` (or `--end-of-options` where `--` starts paths),
+ * and one that begins with `-` is refused before git runs, so nothing a Kptfile or a Repository
+ * object says can reach git as an option. Each process runs detached, in a process group of its
+ * own, with a time bound: the whole run (`total`), and for a transfer the longest it may go
+ * without a byte from git (`stall`); past either, the group (git and whatever it started: ssh,
+ * a remote helper, upload-pack) is killed and the error names the repository. A signal that ends
+ * this process (Ctrl-C) ends the groups too, since they no longer share its terminal.
+ */
+import { spawn } from 'node:child_process';
 
 export class GitError extends Error {
-  /** True when git ran and exited non-zero; false when it could not run at all. */
+  /** True when git ran and exited non-zero; false when it could not run, was refused or stopped. */
   constructor(
     message: string,
     readonly exited: boolean,
+    /** git's own message. */
+    readonly gitMessage = '',
   ) {
     super(message);
   }
 }
 
-export interface GitRun {
-  /** Working directory. */
-  readonly cwd?: string;
-  /** The environment git sees (tests set `GIT_CONFIG_*` here). */
+export interface GitTimeouts {
+  /** The longest any git process may run, in milliseconds. */
+  readonly totalMs: number;
+  /** The longest a transfer (ls-remote, fetch) may go without output, in milliseconds. */
+  readonly stallMs: number;
+}
+
+/** Ten minutes for a process, one without a byte during a transfer: a stalled server, not a slow one. */
+export const DEFAULT_TIMEOUTS: GitTimeouts = { totalMs: 600_000, stallMs: 60_000 };
+
+export interface GitCall {
+  /** git's options, the subcommand and its options: all of the program's own making. */
+  readonly args: readonly string[];
+  /** Repositories, refs and paths: what may come from data. */
+  readonly operands?: readonly string[];
+  /** What ends the options before the operands: `--`, or `--end-of-options` for a command where `--` starts paths. */
+  readonly separator?: '--' | '--end-of-options';
   readonly env: NodeJS.ProcessEnv;
+  readonly cwd?: string;
   readonly input?: Buffer | string;
+  /** What a failure names: the repository, and where it is kept. */
+  readonly about: string;
+  /** A transfer from a remote: the stall bound applies. */
+  readonly transfer?: boolean;
+  readonly timeouts: GitTimeouts;
 }
 
-function gitMessage(stderr: Buffer): string {
-  return stderr.toString('utf8').trim().split('\n').filter(Boolean).slice(-4).join('\n');
+/** git's answer on stdout is kept whole up to this; more is an error (the read bounds are far below). */
+const MAX_STDOUT = 1 << 30;
+/** Of stderr only the end is kept: git's message is its last lines. */
+const MAX_STDERR = 64 * 1024;
+
+const PROGRESS = /^(?:remote: )?(?:Enumerating|Counting|Compressing|Receiving|Resolving|Unpacking|Total|Finding|Checking) /;
+
+/** git's message: its last few lines, without transfer progress. */
+function messageOf(stderr: string): string {
+  return stderr
+    .split(/[\r\n]+/)
+    .filter((line) => line.trim() !== '' && !PROGRESS.test(line))
+    .slice(-4)
+    .join('\n');
 }
 
-/** git's stdout; throws GitError naming the command and quoting git on failure. */
-export function git(args: readonly string[], run: GitRun): Buffer {
-  const result = spawnSync('git', args, {
-    cwd: run.cwd,
-    env: { ...run.env, GIT_TERMINAL_PROMPT: '0' },
-    input: run.input,
-    maxBuffer: 1 << 30,
-  });
-  if (result.error) {
-    const code = (result.error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new GitError('git was not found on PATH; update needs the git command line to fetch the upstream package', false);
-    throw new GitError(`git ${args[0]} could not run: ${result.error.message}`, false);
-  }
-  if (result.status !== 0) throw new GitError(`git ${args.join(' ')} failed: ${gitMessage(result.stderr) || `exit code ${result.status}`}`, true);
-  return result.stdout;
-}
+/** Process groups of git still running, killed when this process ends. */
+const running = new Set<number>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Like `git`, but answers undefined where git exits non-zero (a question, not a command). */
-export function gitQuery(args: readonly string[], run: GitRun): Buffer | undefined {
+function killGroup(pid: number): void {
   try {
-    return git(args, run);
-  } catch (error) {
-    if (error instanceof GitError && error.exited) return undefined;
-    throw error;
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
   }
+}
+
+function killAll(): void {
+  for (const pid of running) killGroup(pid);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  killAll();
+  stopForwarding();
+  // Without a handler left, the signal now does what it would have done: end this process.
+  process.kill(process.pid, signal);
+}
+
+function startForwarding(): void {
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  process.on('exit', killAll);
+}
+
+function stopForwarding(): void {
+  for (const signal of SIGNALS) process.off(signal, onSignal);
+  process.off('exit', killAll);
+}
+
+function track(pid: number): void {
+  if (running.size === 0) startForwarding();
+  running.add(pid);
+}
+
+function untrack(pid: number): void {
+  if (!running.delete(pid)) return;
+  if (running.size === 0) stopForwarding();
+}
+
+/** The subcommand among git's own options (`-c name=value`, `--git-dir DIR`), for messages. */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '-c' || args[i] === '--git-dir') i += 1;
+    else if (!args[i]!.startsWith('-')) return args[i]!;
+  }
+  return '';
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** Runs git; its stdout, or a GitError naming what it was about and quoting git. */
+export function runGit(call: GitCall): Promise<Buffer> {
+  const operands = call.operands ?? [];
+  const optionLike = operands.find((operand) => operand.startsWith('-'));
+  if (optionLike !== undefined) {
+    return Promise.reject(new GitError(`${call.about}: ${JSON.stringify(optionLike)} begins with "-", which git would take for an option; refused`, false));
+  }
+  const args = operands.length ? [...call.args, call.separator ?? '--', ...operands] : [...call.args];
+  const command = `git ${subcommand(call.args)}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd: call.cwd,
+      env: { ...call.env, GIT_TERMINAL_PROMPT: '0' },
+      detached: true,
+      stdio: [call.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let stopped: string | undefined;
+    let settled = false;
+    const stop = (why: string) => {
+      if (stopped !== undefined) return;
+      stopped = why;
+      if (child.pid !== undefined) killGroup(child.pid);
+    };
+    const total = setTimeout(() => stop(`ran longer than ${seconds(call.timeouts.totalMs)} (the time bound: --git-timeout, PACKAGE_VARIANT_GIT_TIMEOUT)`), call.timeouts.totalMs);
+    let stall: NodeJS.Timeout | undefined;
+    const heard = () => {
+      if (!call.transfer) return;
+      if (stall) clearTimeout(stall);
+      stall = setTimeout(
+        () => stop(`got nothing from the repository for ${seconds(call.timeouts.stallMs)} (the stall bound: --git-stall-timeout, PACKAGE_VARIANT_GIT_STALL_TIMEOUT)`),
+        call.timeouts.stallMs,
+      );
+    };
+    heard();
+    const finish = (error: GitError | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(total);
+      if (stall) clearTimeout(stall);
+      if (child.pid !== undefined) untrack(child.pid);
+      if (error) reject(error);
+      else resolve(Buffer.concat(stdout, stdoutBytes));
+    };
+    if (child.pid !== undefined) track(child.pid);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      heard();
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_STDOUT) stop(`answered with more than ${MAX_STDOUT} bytes`);
+      else stdout.push(chunk);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      heard();
+      stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') finish(new GitError('git was not found on PATH; update needs the git command line to fetch the upstream package', false));
+      else finish(new GitError(`${command} could not run for ${call.about}: ${error.message}`, false));
+    });
+    child.on('close', (code, signal) => {
+      if (stopped !== undefined) return finish(new GitError(`${command} of ${call.about} ${stopped}; it was stopped`, false));
+      if (code === 0) return finish(undefined);
+      const message = messageOf(stderr);
+      finish(new GitError(`${command} failed for ${call.about}: ${message || (signal ? `killed by ${signal}` : `exit code ${code}`)}`, code !== null, message));
+    });
+    if (call.input !== undefined) {
+      // git may exit before reading it all (a failure): its own message says why.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(call.input);
+    }
+  });
 }

@@ -1,24 +1,65 @@
 /**
- * Items must stay inside their package. kpt writes each item to the file its path annotation names;
- * a path that is absolute, climbs out with `..`, or lies in `.git` names a file that is not part of
- * the package. kpt's writer refuses the first two and writes into `.git`; the function refuses all
- * three in any run that changes the package. A run that changes nothing returns its input as it
- * came, byte for byte, and is not checked: nothing in its output is of its making.
+ * The one check of a path inside a package, for every path that comes from somewhere the update
+ * does not control: an item's path annotation, a tree entry read from git, a name read from disk.
+ * A path may not be absolute, climb out with `..`, hold an empty or `.` name, lie in `.git` in any
+ * of the spellings git or a file system takes for it (any letter case, HFS+'s ignorable code points,
+ * NTFS's trailing dots and spaces, its short name `git~1`), or use a name the update keeps for its
+ * own files (`.package-variant.*`, `.package-variant-*`). kpt's writer refuses the first two and
+ * writes into `.git`.
+ *
+ * The function judges an item's path as kpt writes it, normalised (`sub/../cm.yaml` is `cm.yaml`),
+ * in any run that changes the package. A run that changes nothing returns its input as it came, byte
+ * for byte, and is not checked: nothing in its output is of its making. A path from git is judged as
+ * it is, each name of it: git itself refuses these names when it checks objects.
  */
 import { posix } from 'node:path';
 import { LEGACY_PATH, PATH } from './annotations';
 import type { KrmResource } from './resource';
 import { errorResult, type Result } from './results';
 
-/** Why a package-relative path leaves the package, or undefined when it stays inside. */
-export function escapeOf(path: string): string | undefined {
-  // Normalising can make neither `..` nor `.git` out of a path that holds neither: most paths stop here.
-  if (!path.startsWith('/') && !path.includes('..') && !path.includes('.git')) return undefined;
-  if (posix.isAbsolute(path)) return 'it is absolute';
-  const normal = posix.normalize(path);
-  if (normal === '..' || normal.startsWith('../')) return 'it climbs out of the package';
-  if (normal.split('/').includes('.git')) return 'it lies in .git, which is git\'s, not the package\'s';
+const RESERVED_PREFIX = '.package-variant';
+
+/** A name the update gives its own files (lock, journal, staged contents), in any letter case: never a package's. */
+export function isReservedName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith(`${RESERVED_PREFIX}.`) || lower.startsWith(`${RESERVED_PREFIX}-`);
+}
+
+/** Code points HFS+ ignores in names, so that `.g\u200cit` is `.git` there. */
+const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** Whether a name is `.git` as git or some file system takes it (git's own is_hfs_dotgit and is_ntfs_dotgit). */
+export function isGitName(name: string): boolean {
+  const plain = name.replace(IGNORABLE, '').toLowerCase();
+  return /^(?:\.git|git~1)[. ]*(?::.*)?$/s.test(plain);
+}
+
+const IN_GIT = "it lies in .git, which is git's, not the package's";
+
+/** Why `path` (relative to the package, with `/`) cannot be a path of the package, or undefined. */
+export function pathProblem(path: string): string | undefined {
+  if (path === '') return 'it is empty';
+  if (path.startsWith('/')) return 'it is absolute';
+  for (const name of path.split('/')) {
+    if (name === '..') return posix.normalize(path).startsWith('..') ? 'it climbs out of the package' : 'it holds a ".." name';
+    if (name === '' || name === '.') return 'it holds an empty or "." name';
+    if (isGitName(name)) return name === '.git' ? IN_GIT : `it lies in ${JSON.stringify(name)}, which git takes for .git: git's, not the package's`;
+    if (isReservedName(name)) return `${JSON.stringify(name)} is a name package-variant update keeps for its own files`;
+  }
   return undefined;
+}
+
+/** Anything that can make a path fail the check shows as one of these in its text. */
+const SUSPECT = /\.\.|\.git|git~1|\.package-variant/i;
+const HAS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
+
+/** Why an item's path, normalised as kpt writes it, cannot be a path of the package, or undefined. */
+export function escapeOf(path: string): string | undefined {
+  // Most paths hold nothing the check can refuse: they stop here.
+  if (!path.startsWith('/') && !SUSPECT.test(path) && !HAS_IGNORABLE.test(path)) return undefined;
+  if (posix.isAbsolute(path)) return 'it is absolute';
+  const names = posix.normalize(path).split('/').filter((name) => name !== '' && name !== '.');
+  return names.length === 0 ? undefined : pathProblem(names.join('/'));
 }
 
 /** The first of kpt's path annotations on the item whose path leaves the package, and why. */
@@ -33,18 +74,18 @@ function escaping(item: KrmResource, judge: (path: string) => string | undefined
 
 const PATH_ANNOTATIONS = [PATH, LEGACY_PATH];
 
-/** A path annotation whose value starts with `/`, and `..` or `.git` as a path segment anywhere. */
+/** A path annotation whose value starts with `/`; a name the check refuses, as a path segment anywhere. */
 const ABSOLUTE_PATH = /config\.kubernetes\.io\/path['"]?:[ \t]*['"]?\//;
-const SEGMENT = /(?:^|[\s'"/:{[,])(?:\.\.|\.git)(?:$|[\s'"/,}\]])/m;
+const SEGMENT = /(?:^|[\s'"/:{[,])(?:(?:\.\.|\.git[. ]*|git~1[. ]*)(?:$|[\s'"/,}\]:])|\.package-variant[.-])/im;
 
 /**
  * Whether an input's text shows that none of its items read as plain data has a path outside the
  * package: their values are the text's own characters (the fast reader takes no escapes), where an
- * absolute path, a `..` or a `.git` would show. Anything that looks like one means every item is judged.
+ * absolute path, a `..`, a `.git` or a reserved name would show. Anything that looks like one means every item is judged.
  */
 export function noEscapeInText(text: string): boolean {
-  // A plain search first: most packages hold neither `..` nor `.git` anywhere.
-  return !ABSOLUTE_PATH.test(text) && !((text.includes('..') || text.includes('.git')) && SEGMENT.test(text));
+  // A plain search first: most packages hold nothing the check could refuse anywhere.
+  return !ABSOLUTE_PATH.test(text) && !HAS_IGNORABLE.test(text) && !(SUSPECT.test(text) && SEGMENT.test(text));
 }
 
 /**

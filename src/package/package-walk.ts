@@ -7,8 +7,9 @@
  *   whole subpackage out;
  * - an ignored directory is not entered: nothing below it is read, subpackages included;
  * - a package's Kptfile is never ignored (it says what the package is);
- * - symbolic links are never followed, and `.git` directories are skipped.
+ * - symbolic links are never followed, and `.git` (in any spelling: krm/package-paths.ts) is skipped.
  */
+import { isGitName } from '../krm/package-paths';
 import { KrmIgnore } from './krmignore';
 import { dirOf, joinPath, KPTFILE, relativeTo, ROOT } from './scopes';
 import { PackageTree } from './tree';
@@ -53,7 +54,8 @@ export function walkPackage(listing: Listing, options: { readonly krmignore: boo
   const walk = (dir: string, entries: readonly Entry[], packageDir: string, ignore: KrmIgnore | undefined) => {
     for (const entry of entries) {
       const path = joinPath(dir, entry.name);
-      if (entry.kind === 'dir' && entry.name === '.git') continue;
+      // git's, in any spelling a file system may take for it, and whatever its kind (a work tree's `.git` file).
+      if (isGitName(entry.name)) continue;
       if (entry.kind === 'file' && entry.name === KPTFILE) {
         out.files.push(path);
         continue;

@@ -5,17 +5,18 @@
  * subpackage with an upstream of its own is updated from it, depth first. All of it happens in
  * memory; the package is written once, at the end, or not at all (src/update/locked-update.ts).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { MergeStrategy } from '../config/function-config';
+import { isReservedName, pathProblem } from '../krm/package-paths';
 import { hasError, type Result } from '../krm/results';
 import { readDiskTree } from '../disk/disk-tree';
-import { GitSource, repoDirectory } from '../git/repo-cache';
-import { GitError } from '../git/run-git';
+import { GitSource, isFullSha, repoDirectory } from '../git/repo-cache';
+import { locateRepository, RepositoryError, type RepositoryLocation } from '../git/remote-url';
+import { DEFAULT_TIMEOUTS, GitError, type GitTimeouts } from '../git/run-git';
 import { uncommittedChanges } from '../git/work-tree';
 import { KptfileError, readUpstreamInfo, type UpstreamInfo } from '../package/kptfile-upstream';
-import { runLockedUpdate, type UpdateOutcome, type WriteOptions } from './locked-update';
+import { runLockedUpdateAsync, type UpdateOutcome, type WriteOptions } from './locked-update';
 import { planIsEmpty, planUpdate } from '../disk/plan';
-import { isReservedName } from '../disk/safe-write/reserved';
 import { joinPath, KPTFILE, packageDirsOf, parentScope, ROOT, rootFirst } from '../package/scopes';
 import { PackageTree } from '../package/tree';
 import { updateTree } from '../merge/package/update-tree';
@@ -29,8 +30,12 @@ export interface GitUpdate extends WriteOptions {
   readonly conflicts?: 'upstream-wins' | 'error';
   /** Update a package with uncommitted changes. */
   readonly allowDirty?: boolean;
+  /** Fetch from a repository on this machine that the package did not record before the update (one an upstream version introduced). */
+  readonly allowLocalUpstreams?: boolean;
   /** The environment git runs in (default: this process's). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Bounds on every git process (default: DEFAULT_TIMEOUTS). */
+  readonly timeouts?: GitTimeouts;
 }
 
 /** A reason the update cannot start or finish; nothing has been written. */
@@ -38,13 +43,13 @@ export class UpdateError extends Error {}
 
 /** Remote repositories, one cache entry each, shared by every package of one run. */
 class Sources {
-  private readonly byRepo = new Map<string, GitSource>();
+  private readonly byUrl = new Map<string, GitSource>();
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  constructor(private readonly options: { env: NodeJS.ProcessEnv; timeouts: GitTimeouts; notify: (notice: string) => void }) {}
 
-  get(repo: string): GitSource {
-    if (!this.byRepo.has(repo)) this.byRepo.set(repo, new GitSource(repo, this.env));
-    return this.byRepo.get(repo)!;
+  get(repo: string, location: RepositoryLocation): GitSource {
+    if (!this.byUrl.has(location.url)) this.byUrl.set(location.url, new GitSource(repo, location, this.options));
+    return this.byUrl.get(location.url)!;
   }
 }
 
@@ -68,6 +73,70 @@ interface PackageRun {
   readonly isRoot: boolean;
 }
 
+/** Where a Kptfile's repository is, its relative path taken from the Kptfile's own directory; refused as the Kptfile's field. */
+function locate(repo: string, kptfileDir: string, field: string): RepositoryLocation {
+  try {
+    return locateRepository(repo, kptfileDir);
+  } catch (error) {
+    if (error instanceof RepositoryError) throw new UpdateError(`${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A Kptfile's package directory in its repository, refused as the field when it cannot be a path in one. */
+function checkedDirectory(directory: string, field: string): string {
+  const dir = repoDirectory(directory);
+  const why = dir === '' ? undefined : pathProblem(dir);
+  if (why) throw new UpdateError(`${field} ${JSON.stringify(directory)} is not a directory of a repository: ${why}`);
+  return directory;
+}
+
+/**
+ * The repositories on this machine that the package records before the update, in any of its
+ * Kptfiles: the user fetched from them. Another one is only fetched from with --allow-local-upstreams.
+ */
+function recordedLocalRepositories(tree: PackageTree, pkg: string): Set<string> {
+  const paths = new Set<string>();
+  for (const dir of packageDirsOf(tree.files.keys())) {
+    let info: UpstreamInfo;
+    try {
+      info = upstreamInfo(tree, dir, join(pkg, dir));
+    } catch {
+      continue;
+    }
+    for (const repo of [info.upstream?.repo, info.lock?.repo]) {
+      if (!repo) continue;
+      try {
+        const location = locateRepository(repo, resolve(pkg, dir));
+        if (location.kind === 'local') paths.add(location.path);
+      } catch {
+        // A repository git may not fetch from gives no leave to fetch from anything.
+      }
+    }
+  }
+  return paths;
+}
+
+interface Context {
+  readonly options: GitUpdate;
+  readonly sources: Sources;
+  /** See recordedLocalRepositories. */
+  readonly localRepositories: ReadonlySet<string>;
+}
+
+/** The source of a repository a package names, once it is one the update may fetch from. */
+function sourceFor(context: Context, repo: string, dir: string, field: string): GitSource {
+  const where = dir === ROOT ? context.options.pkg : join(context.options.pkg, dir);
+  const location = locate(repo, resolve(context.options.pkg, dir), `${where}/Kptfile: ${field}`);
+  if (location.kind === 'local' && !context.options.allowLocalUpstreams && !context.localRepositories.has(location.path)) {
+    throw new UpdateError(
+      `${where}: its upstream (${field}) is ${JSON.stringify(repo)}, a repository on this machine (${location.path}) that the package did not record before this update: ` +
+        'an upstream version brought it in. It is not fetched from unless you allow it: --allow-local-upstreams',
+    );
+  }
+  return context.sources.get(repo, location);
+}
+
 interface PackageOutcome {
   readonly tree: PackageTree;
   readonly results: Result[];
@@ -76,7 +145,8 @@ interface PackageOutcome {
 }
 
 /** Updates one package (the subtree at `run.dir`) from its own upstream; the new subtree and the results. */
-function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sources: Sources): PackageOutcome {
+async function updateOne(tree: PackageTree, run: PackageRun, context: Context): Promise<PackageOutcome> {
+  const { options } = context;
   const where = run.dir === ROOT ? options.pkg : join(options.pkg, run.dir);
   const info = upstreamInfo(tree, run.dir, where);
   const upstream = info.upstream;
@@ -92,12 +162,18 @@ function updateOne(tree: PackageTree, run: PackageRun, options: GitUpdate, sourc
         `Fetch it with kpt pkg get (which records the lock), or name both versions: package-variant update ${where} --origin DIR --upstream DIR`,
     );
   }
-  const source = sources.get(upstream.repo);
-  const resolved = source.resolve(ref, upstream.directory);
-  const [upstreamTree, originTree] = fetchVersions(
-    { source, commit: resolved.commit, directory: upstream.directory },
-    lock?.commit ? { source: sources.get(lock.repo || upstream.repo), commit: lock.commit, directory: lock.directory || upstream.directory } : undefined,
-  );
+  if (lock?.commit && !isFullSha(lock.commit)) throw new UpdateError(`${where}/Kptfile: upstreamLock.git.commit ${JSON.stringify(lock.commit)} is not a commit name (40 hexadecimal digits)`);
+  const directory = checkedDirectory(upstream.directory, `${where}/Kptfile: upstream.git.directory`);
+  const source = sourceFor(context, upstream.repo, run.dir, 'upstream.git.repo');
+  const origin = lock?.commit
+    ? {
+        source: lock.repo ? sourceFor(context, lock.repo, run.dir, 'upstreamLock.git.repo') : source,
+        commit: lock.commit,
+        directory: lock.directory ? checkedDirectory(lock.directory, `${where}/Kptfile: upstreamLock.git.directory`) : directory,
+      }
+    : undefined;
+  const resolved = await source.resolve(ref, directory);
+  const [upstreamTree, originTree] = await fetchVersions({ source, commit: resolved.commit, directory }, origin);
   const local = tree.subtree(run.dir);
   const update = updateTree(local, originTree, upstreamTree, {
     ...(run.strategy ? { strategy: run.strategy } : {}),
@@ -121,14 +197,16 @@ interface Version {
 }
 
 /** Upstream's and origin's trees (origin empty without a lock), fetched and read together where they share a repository. */
-function fetchVersions(upstream: Version, origin: Version | undefined): [PackageTree, PackageTree] {
+async function fetchVersions(upstream: Version, origin: Version | undefined): Promise<[PackageTree, PackageTree]> {
   if (origin?.source === upstream.source) {
-    upstream.source.fetch([origin.commit, upstream.commit]);
-    return upstream.source.readTrees([upstream, origin]) as [PackageTree, PackageTree];
+    await upstream.source.fetch([origin.commit, upstream.commit]);
+    return (await upstream.source.readTrees([upstream, origin])) as [PackageTree, PackageTree];
   }
-  upstream.source.fetch([upstream.commit]);
-  origin?.source.fetch([origin.commit]);
-  return [upstream.source.readTrees([upstream])[0]!, origin ? origin.source.readTrees([origin])[0]! : PackageTree.empty()];
+  const read = async (version: Version) => {
+    await version.source.fetch([version.commit]);
+    return (await version.source.readTrees([version]))[0]!;
+  };
+  return Promise.all([read(upstream), origin ? read(origin) : PackageTree.empty()]);
 }
 
 /**
@@ -158,18 +236,23 @@ function upstreamSubpackages(tree: PackageTree, dir: string, pkg: string): strin
   return found;
 }
 
-export function updateFromGit(options: GitUpdate): UpdateOutcome {
-  return runLockedUpdate(options.pkg, options, () => updateLocked(options));
+export function updateFromGit(options: GitUpdate): Promise<UpdateOutcome> {
+  return runLockedUpdateAsync(options.pkg, options, () => updateLocked(options));
 }
 
-function updateLocked(options: GitUpdate): UpdateOutcome {
+async function updateLocked(options: GitUpdate): Promise<UpdateOutcome> {
   const env = options.env ?? process.env;
-  const sources = new Sources(env);
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
   const before = readLocal(options.pkg);
   const rootInfo = upstreamInfo(before, ROOT, options.pkg);
+  const context: Context = {
+    options,
+    sources: new Sources({ env, timeouts, notify: options.notify ?? (() => undefined) }),
+    localRepositories: recordedLocalRepositories(before, options.pkg),
+  };
   if (!options.allowDirty) {
     // The update's own lock is no change of the user's.
-    const dirty = runGit(() => uncommittedChanges(options.pkg, env)).filter((path) => !isReservedName(path.slice(path.lastIndexOf('/') + 1)));
+    const dirty = (await runGit(() => uncommittedChanges(options.pkg, env, timeouts))).filter((path) => !isReservedName(path.slice(path.lastIndexOf('/') + 1)));
     if (dirty.length) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new UpdateError(`${options.pkg} has uncommitted changes (${shown}); commit them first, so the update is a change of its own, or pass --allow-dirty`);
@@ -183,7 +266,7 @@ function updateLocked(options: GitUpdate): UpdateOutcome {
   const stack: PackageRun[] = [{ dir: ROOT, isRoot: true, ...(options.ref ? { ref: options.ref } : {}), ...(options.strategy ? { strategy: options.strategy } : {}) }];
   while (stack.length) {
     const run = stack.pop()!;
-    const outcome = runGit(() => updateOne(tree, run, options, sources));
+    const outcome = await runGit(() => updateOne(tree, run, context));
     results.push(...outcome.results);
     if (hasError(outcome.results)) return { results };
     tree = outcome.tree;
@@ -209,9 +292,9 @@ function readLocal(pkg: string): PackageTree {
   }
 }
 
-function runGit<T>(step: () => T): T {
+async function runGit<T>(step: () => Promise<T>): Promise<T> {
   try {
-    return step();
+    return await step();
   } catch (error) {
     if (error instanceof GitError) throw new UpdateError(error.message);
     throw error;

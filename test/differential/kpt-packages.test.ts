@@ -30,7 +30,7 @@ function treeOnDisk(dir: string): Tree {
   return { files, modes, ...(emptyDirs.length ? { emptyDirs } : {}) };
 }
 
-function runCase(f: PackageFixture): Verdict {
+async function runCase(f: PackageFixture): Promise<Verdict> {
   const dir = mkdtempSync(join(tmpdir(), 'pv-pkg-diff-'));
   const problems: string[] = [];
   const deviations = new Set<string>();
@@ -41,7 +41,7 @@ function runCase(f: PackageFixture): Verdict {
     let failure: string | undefined;
     let messages: string[] = [];
     try {
-      const outcome = updateFromGit({ pkg, ref: 'v2', strategy: f.strategy, env: gitEnvironment(dir) });
+      const outcome = await updateFromGit({ pkg, ref: 'v2', strategy: f.strategy, env: gitEnvironment(dir) });
       messages = outcome.results.map((r) => r.message);
       if (!outcome.plan) failure = outcome.results.filter((r) => r.severity === 'error').map((r) => r.message).join(' | ');
     } catch (error) {
@@ -96,8 +96,8 @@ describe('package differential: package-variant update (git mode) against record
     expect(pairs.size).toBe(18);
   });
 
-  it.each(fixtures.map((f) => [`${f.file} (${f.family}, ${f.strategy})`, f] as const))('%s', (_name, f) => {
-    const verdict = runCase(f);
+  it.each(fixtures.map((f) => [`${f.file} (${f.family}, ${f.strategy})`, f] as const))('%s', async (_name, f) => {
+    const verdict = await runCase(f);
     verdicts.set(f.file, verdict);
     if (verdict.problems.length) throw new Error(`${f.file} differs from kpt:\n\n${verdict.problems.join('\n\n')}\n\nedits:\n${f.ops.map((o) => `  ${o}`).join('\n')}`);
   });

@@ -65,23 +65,23 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('git mode', () => {
-  it('warns of upstream\'s change to what every version\'s .krmignore names, and leaves it (issue 19)', () => {
+  it('warns of upstream\'s change to what every version\'s .krmignore names, and leaves it (issue 19)', async () => {
     const version = (result: string): Files => ({ 'pkg/Kptfile': kptfile('pkg'), 'pkg/.krmignore': '.expected/\n', 'pkg/.expected/results.yaml': result });
     const ignoring = join(dir, 'ignoring.git');
     const [v1] = bareRepository(ignoring, [{ files: version('old: 1\n'), tags: ['v1'] }, { files: version('new: 1\n'), tags: ['v2'] }]);
     const pkg = join(dir, 'pkg');
     writeFiles(pkg, { Kptfile: fetchedKptfile('pkg', `file://${ignoring}`, '/pkg', 'v1', v1!), '.krmignore': '.expected/\n', '.expected/results.yaml': 'old: 1\n' });
-    const outcome = update({ pkg, ref: 'v2' });
+    const outcome = await update({ pkg, ref: 'v2' });
     expect(outcome.results.filter((r) => r.severity === 'warning').map((r) => r.message)).toEqual([
       ".expected is ignored by .krmignore in every version; the update leaves .expected as it is, and upstream's change there is not applied",
     ]);
     expect(readFileSync(join(pkg, '.expected/results.yaml'), 'utf8')).toBe('old: 1\n');
   });
 
-  it('updates to REF from the recorded upstream and records the new ref and lock, leaving nothing else', () => {
+  it('updates to REF from the recorded upstream and records the new ref and lock, leaving nothing else', async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
-    const outcome = update({ pkg, ref: 'v2' });
+    const outcome = await update({ pkg, ref: 'v2' });
     expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
     expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toBe(configMap('config', { mode: 'v2', keep: 'local' }));
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v2\n');
@@ -92,40 +92,40 @@ describe('git mode', () => {
     expect(snapshot(pkg).map(([p]) => p)).toEqual(['Kptfile', 'README.md', 'a/Kptfile', 'a/cm.yaml', 'cm.yaml', 'docs/new.md']);
   });
 
-  it('defaults to the recorded ref: a branch is followed to its tip', () => {
+  it('defaults to the recorded ref: a branch is followed to its tip', async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
     writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${repo}`, '/pkg', 'main', commits[0]!));
-    update({ pkg });
+    await update({ pkg });
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v3\n');
     expect(kptfileData(pkg).upstreamLock.git).toMatchObject({ ref: 'main', commit: commits[2] });
   });
 
-  it('reuses its cache: a second update of the same versions fetches nothing', () => {
+  it('reuses its cache: a second update of the same versions fetches nothing', async () => {
     const first = join(dir, 'first');
     const second = join(dir, 'second');
     fetchedPackage(first);
     fetchedPackage(second);
-    update({ pkg: first, ref: 'v2' });
+    await update({ pkg: first, ref: 'v2' });
     const trace = join(dir, 'trace.log');
-    update({ pkg: second, ref: 'v2', env: { ...env, GIT_TRACE: trace } });
+    await update({ pkg: second, ref: 'v2', env: { ...env, GIT_TRACE: trace } });
     const commands = readFileSync(trace, 'utf8');
     expect(commands).toMatch(/ls-remote/);
     expect(commands).not.toMatch(/built-in: git fetch/);
     expect(readFileSync(join(second, 'README.md'), 'utf8')).toBe('v2\n');
   });
 
-  it('fetches only the two commits it needs, shallow', () => {
+  it('fetches only the two commits it needs, shallow', async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
-    update({ pkg, ref: 'v2' });
+    await update({ pkg, ref: 'v2' });
     const [cache] = readdirSync(join(dir, 'cache'));
     const fetched = git(['for-each-ref', '--format=%(objectname)', 'refs/package-variant'], join(dir, 'cache', cache!)).split('\n').sort();
     expect(fetched).toEqual([commits[0], commits[1]].sort());
     expect(existsSync(join(dir, 'cache', cache!, 'shallow'))).toBe(true);
   });
 
-  it("resolves REF as kpt does: the package's own tag <directory>/<REF> first", () => {
+  it("resolves REF as kpt does: the package's own tag <directory>/<REF> first", async () => {
     const tagged = join(dir, 'tagged.git');
     const [one, two] = bareRepository(tagged, [
       { files: V1, tags: ['v1'] },
@@ -135,7 +135,7 @@ describe('git mode', () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
     writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${tagged}`, '/pkg', 'v1', one!));
-    update({ pkg, ref: 'v2' });
+    await update({ pkg, ref: 'v2' });
     expect(kptfileData(pkg).upstream.git.ref).toBe('v2');
     expect(kptfileData(pkg).upstreamLock.git).toMatchObject({ ref: 'pkg/v2', commit: two });
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v3\n');
@@ -144,33 +144,33 @@ describe('git mode', () => {
   it.each([
     ['a full commit', () => commits[1]!],
     ['a short commit', () => commits[1]!.slice(0, 10)],
-  ])('takes %s as REF', (_what, ref) => {
+  ])('takes %s as REF', async (_what, ref) => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
-    update({ pkg, ref: ref() });
+    await update({ pkg, ref: ref() });
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v2\n');
     expect(kptfileData(pkg).upstreamLock.git.commit).toBe(commits[1]);
   });
 
-  it('records an annotated tag as kpt does (the tag object git ls-remote names)', () => {
+  it('records an annotated tag as kpt does (the tag object git ls-remote names)', async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
-    update({ pkg, ref: 'v3' });
+    await update({ pkg, ref: 'v3' });
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v3\n');
     expect(kptfileData(pkg).upstreamLock.git.commit).toBe(git(['rev-parse', 'refs/tags/v3'], repo));
   });
 
-  it('serves a recorded https URL from a local mirror through git insteadOf configuration', () => {
+  it('serves a recorded https URL from a local mirror through git insteadOf configuration', async () => {
     const pkg = join(dir, 'pkg');
     const url = 'https://github.com/example/blueprints';
     fetchedPackage(pkg, url);
     const mirrored = { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `url.file://${repo}.insteadOf`, GIT_CONFIG_VALUE_0: url };
-    update({ pkg, ref: 'v2', env: mirrored });
+    await update({ pkg, ref: 'v2', env: mirrored });
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('v2\n');
     expect(kptfileData(pkg).upstreamLock.git).toEqual({ repo: url, directory: '/pkg', ref: 'v2', commit: commits[1] });
   });
 
-  it('then updates a subpackage with an upstream of its own, also below a subpackage without one (kpt never reaches it)', () => {
+  it('then updates a subpackage with an upstream of its own, also below a subpackage without one (kpt never reaches it)', async () => {
     const ext = join(dir, 'ext.git');
     const [e1, e2] = bareRepository(ext, [
       { files: { 'ext/Kptfile': kptfile('ext'), 'ext/cm.yaml': configMap('config', { ext: '1' }) } },
@@ -185,7 +185,7 @@ describe('git mode', () => {
       'direct/Kptfile': fetchedKptfile('direct', `file://${ext}`, '/ext', 'main', e1!),
       'direct/cm.yaml': configMap('config', { ext: '1' }),
     });
-    const outcome = update({ pkg, ref: 'v2' });
+    const outcome = await update({ pkg, ref: 'v2' });
     for (const sub of ['local/ext', 'direct']) {
       expect(readFileSync(join(pkg, sub, 'cm.yaml'), 'utf8')).toBe(configMap('config', { ext: '2' }));
       expect(readFileSync(join(pkg, sub, 'NOTES.md'), 'utf8')).toBe('n\n');
@@ -194,34 +194,34 @@ describe('git mode', () => {
     expect(outcome.results.map((r) => r.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^local\/ext: merged upstream changes/), expect.stringMatching(/^direct: merged upstream changes/)]));
   });
 
-  it("moves a subpackage fetched from the root's repository at the root's ref to the new ref with it", () => {
+  it("moves a subpackage fetched from the root's repository at the root's ref to the new ref with it", async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
     writeFiles(pkg, { 'a/Kptfile': fetchedKptfile('a', `file://${repo}`, '/pkg/a', 'v1', commits[0]!) });
-    update({ pkg, ref: 'v2' });
+    await update({ pkg, ref: 'v2' });
     expect(parse(readFileSync(join(pkg, 'a/Kptfile'), 'utf8')).upstreamLock.git).toMatchObject({ ref: 'v2', commit: commits[1] });
   });
 
-  it('writes updateStrategy only when --strategy is given', () => {
+  it('writes updateStrategy only when --strategy is given', async () => {
     const pkg = join(dir, 'pkg');
     fetchedPackage(pkg);
     writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${repo}`, '/pkg', 'v1', commits[0]!).replace('  updateStrategy: resource-merge\n', ''));
-    update({ pkg, ref: 'v2' });
+    await update({ pkg, ref: 'v2' });
     expect(kptfileData(pkg).upstream.updateStrategy).toBeUndefined();
-    update({ pkg, ref: 'v3', strategy: 'force-delete-replace' });
+    await update({ pkg, ref: 'v3', strategy: 'force-delete-replace' });
     expect(kptfileData(pkg).upstream.updateStrategy).toBe('force-delete-replace');
   });
 });
 
 describe('git mode refuses, and leaves the package as it was', () => {
-  function refused(prepare: (pkg: string) => void, options: Partial<GitUpdate> = {}): string {
+  async function refused(prepare: (pkg: string) => void, options: Partial<GitUpdate> = {}): Promise<string> {
     const pkg = join(dir, 'pkg');
     mkdirSync(pkg, { recursive: true });
     prepare(pkg);
     const before = snapshot(pkg);
     let message = '';
     try {
-      const outcome = update({ pkg, ref: 'v2', ...options });
+      const outcome = await update({ pkg, ref: 'v2', ...options });
       expect(outcome.plan).toBeUndefined();
       message = outcome.results.map((r) => r.message).join('\n');
     } catch (error) {
@@ -232,51 +232,51 @@ describe('git mode refuses, and leaves the package as it was', () => {
     return message;
   }
 
-  it('without a Kptfile', () => {
-    expect(refused((pkg) => writeFiles(pkg, { 'cm.yaml': configMap('x', {}) }))).toMatch(/has no Kptfile: it is not a kpt package/);
+  it('without a Kptfile', async () => {
+    expect(await refused((pkg) => writeFiles(pkg, { 'cm.yaml': configMap('x', {}) }))).toMatch(/has no Kptfile: it is not a kpt package/);
   });
 
-  it('when PKG is no directory', () => {
-    expect(() => update({ pkg: join(dir, 'missing'), ref: 'v2' })).toThrow(/missing is not a directory/);
+  it('when PKG is no directory', async () => {
+    await expect(update({ pkg: join(dir, 'missing'), ref: 'v2' })).rejects.toThrow(/missing is not a directory/);
   });
 
-  it('without a git upstream', () => {
-    expect(refused((pkg) => writeFiles(pkg, { Kptfile: kptfile('pkg') }))).toMatch(/records no git upstream \(upstream\.git\.repo\): it was not fetched with kpt pkg get.*--origin DIR --upstream DIR/);
+  it('without a git upstream', async () => {
+    expect(await refused((pkg) => writeFiles(pkg, { Kptfile: kptfile('pkg') }))).toMatch(/records no git upstream \(upstream\.git\.repo\): it was not fetched with kpt pkg get.*--origin DIR --upstream DIR/);
   });
 
-  it('without a lock, saying what to run', () => {
-    const message = refused((pkg) => {
+  it('without a lock, saying what to run', async () => {
+    const message = await refused((pkg) => {
       fetchedPackage(pkg);
       writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${repo}`, '/pkg', 'v1', commits[0]!).replace(/upstreamLock:[\s\S]*$/, ''));
     });
     expect(message).toMatch(/records no upstreamLock\.git\.commit.*Fetch it with kpt pkg get.*package-variant update .* --origin DIR --upstream DIR/);
   });
 
-  it('on an unknown ref', () => {
-    expect(refused(fetchedPackage, { ref: 'v9' })).toBe(`unknown ref "v9": file://${repo} has no branch or tag of that name`);
+  it('on an unknown ref', async () => {
+    expect(await refused(fetchedPackage, { ref: 'v9' })).toBe(`unknown ref "v9": file://${repo} has no branch or tag of that name`);
   });
 
-  it('when git is missing', () => {
-    expect(refused(fetchedPackage, { env: { ...env, PATH: join(dir, 'no-bin') } })).toMatch(/git was not found on PATH/);
+  it('when git is missing', async () => {
+    expect(await refused(fetchedPackage, { env: { ...env, PATH: join(dir, 'no-bin') } })).toMatch(/git was not found on PATH/);
   });
 
-  it("when git fails, with git's message", () => {
-    const message = refused((pkg) => {
+  it("when git fails, with git's message", async () => {
+    const message = await refused((pkg) => {
       fetchedPackage(pkg);
       writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${dir}/nowhere.git`, '/pkg', 'v1', commits[0]!));
     });
-    expect(message).toMatch(/git ls-remote .* failed: .*(does not appear to be a git repository|Could not read from remote repository)/s);
+    expect(message).toMatch(/git ls-remote failed for file:.*nowhere.git \(cached in .*\): .*(does not appear to be a git repository|Could not read from remote repository)/s);
   });
 
-  it('when the locked commit is gone from the repository', () => {
-    const message = refused((pkg) => {
+  it('when the locked commit is gone from the repository', async () => {
+    const message = await refused((pkg) => {
       fetchedPackage(pkg);
       writeFileSync(join(pkg, 'Kptfile'), fetchedKptfile('pkg', `file://${repo}`, '/pkg', 'v1', 'f'.repeat(40)));
     });
     expect(message).toMatch(/has no commit f{40}/);
   });
 
-  it('with uncommitted changes in a git work tree, unless --allow-dirty', () => {
+  it('with uncommitted changes in a git work tree, unless --allow-dirty', async () => {
     const work = join(dir, 'work');
     const pkg = join(work, 'pkg');
     git(['init', '-q', work]);
@@ -286,14 +286,14 @@ describe('git mode refuses, and leaves the package as it was', () => {
     writeFileSync(join(pkg, 'README.md'), 'edited\n');
     writeFileSync(join(pkg, 'new.md'), 'untracked\n');
     const before = snapshot(pkg);
-    expect(() => update({ pkg, ref: 'v2' })).toThrow(/has uncommitted changes \(.*README\.md.*new\.md.*\); commit them first.*--allow-dirty/);
+    await expect(update({ pkg, ref: 'v2' })).rejects.toThrow(/has uncommitted changes \(.*README\.md.*new\.md.*\); commit them first.*--allow-dirty/);
     expect(snapshot(pkg)).toEqual(before);
-    update({ pkg, ref: 'v2', allowDirty: true });
+    await update({ pkg, ref: 'v2', allowDirty: true });
     expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toBe(configMap('config', { mode: 'v2', keep: 'local' }));
   });
 
-  it('when a subpackage update fails: nothing of the root update is written either', () => {
-    const message = refused((pkg) => {
+  it('when a subpackage update fails: nothing of the root update is written either', async () => {
+    const message = await refused((pkg) => {
       fetchedPackage(pkg);
       writeFiles(pkg, { 'ext/Kptfile': fetchedKptfile('ext', `file://${repo}`, '/nowhere', 'v1', commits[0]!) });
     });

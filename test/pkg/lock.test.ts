@@ -7,6 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockError, lockPackage } from '../../src/disk/safe-write/lock';
+import { packageInode } from '../../src/disk/safe-write/package-identity';
 import { LOCK_FILE } from '../../src/disk/safe-write/reserved';
 import { updateFromDirectories } from '../../src/update/update';
 import { compare, snapshot, writeMovedPackage } from '../../scripts/lib/kill-update.cjs';
@@ -61,7 +62,7 @@ describe('the package lock', () => {
 
   it('a stale lock (its process is gone) is taken over, with a notice, and released afterwards', () => {
     const pid = deadPid();
-    writeFileSync(join(local(), LOCK_FILE), `${JSON.stringify({ pid, host: hostname(), started: '2026-01-01T00:00:00.000Z' })}\n`);
+    writeFileSync(join(local(), LOCK_FILE), `${JSON.stringify({ pid, host: hostname(), started: '2026-01-01T00:00:00.000Z', package: packageInode(local()) })}\n`);
     const notices: string[] = [];
     update(notices);
     expect(notices).toEqual([`took over the lock of an earlier update that is no longer running (pid ${pid} on ${hostname()}, since 2026-01-01T00:00:00.000Z)`]);
@@ -70,7 +71,7 @@ describe('the package lock', () => {
   });
 
   it('a lock from another machine cannot be checked: the update stops and says to remove it if no update runs', () => {
-    writeFileSync(join(local(), LOCK_FILE), `${JSON.stringify({ pid: 1, host: 'elsewhere.example', started: '2026-01-01T00:00:00.000Z' })}\n`);
+    writeFileSync(join(local(), LOCK_FILE), `${JSON.stringify({ pid: 1, host: 'elsewhere.example', started: '2026-01-01T00:00:00.000Z', package: packageInode(local()) })}\n`);
     expect(() => update()).toThrow(/is running \(pid 1 on elsewhere\.example, since 2026-01-01T00:00:00\.000Z\).*If none is running \(a run killed on another machine.*remove /);
     expect(cmText()).toBe(configMap('cm', { v: '1' }));
   });

@@ -13,6 +13,9 @@ import { planUpdate, type UpdatePlan } from '../../src/disk/plan';
 import { executePlan, WriteError } from '../../src/disk/plan-writer';
 import { diskOps, type FileOps } from '../../src/disk/safe-write/file-ops';
 import { RecoveryError } from '../../src/disk/safe-write/recovery';
+import { writeJournal } from '../../src/disk/safe-write/journal';
+import { sealOf } from '../../src/disk/safe-write/journal-seal';
+import { packageInode } from '../../src/disk/safe-write/package-identity';
 import { COMMITTED_FILE, JOURNAL_FILE } from '../../src/disk/safe-write/reserved';
 import { PackageTree, type TreeFile } from '../../src/package/tree';
 import { updateFromDirectories } from '../../src/update/update';
@@ -151,20 +154,41 @@ describe('the safe writer', () => {
     expect(readFileSync(join(dir, 'real-sub', 'Kptfile'), 'utf8')).toBe(kptfile('sub'));
   });
 
-  it("will not write over an earlier update's journal", () => {
+  it("will not write over an earlier update's journal, but does over one that came with the package's content", () => {
     const plan = planned();
-    writeFileSync(join(dir, JOURNAL_FILE), '{}');
+    writeJournal(diskOps, dir, { version: 2, package: packageInode(dir), run: 'r', pid: 1, host: 'h', started: 's', createDirs: [], removeDirs: [], entries: [] });
     expect(() => executePlan(plan)).toThrow(/\.package-variant\.journal holds an earlier update that was interrupted/);
     expect(contents()).toEqual(BEFORE);
+    writeFileSync(join(dir, JOURNAL_FILE), '{}');
+    executePlan(plan);
+    expect(contents()).toEqual(AFTER);
+    expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
   });
 });
 
 describe('what the next run does with what a dead run left', () => {
-  it('a journal it cannot read stops the update with what to do', () => {
+  it('a journal of its own it cannot read stops the update with what to do', () => {
     writeFiles(dir, BEFORE);
-    writeFileSync(join(dir, JOURNAL_FILE), '{"version": 1, "entr');
+    const body = { version: 3, package: packageInode(dir) };
+    writeFileSync(join(dir, JOURNAL_FILE), JSON.stringify({ ...body, seal: sealOf(JSON.stringify(body)) }));
     expect(() => updateFromDirectories({ local: dir, origin: dir, upstream: dir })).toThrow(RecoveryError);
-    expect(() => updateFromDirectories({ local: dir, origin: dir, upstream: dir })).toThrow(/cannot be read: .*restore the package \(git checkout and git clean, for instance\), then remove .*\.package-variant\.journal$/);
+    expect(() => updateFromDirectories({ local: dir, origin: dir, upstream: dir })).toThrow(
+      /is not a journal this version of package-variant wrote\. .*restore the package \(git checkout and git clean, for instance\), then remove .*\.package-variant\.journal$/,
+    );
+  });
+
+  it('a journal that is not its own (unsealed, unreadable, or sealed for another directory) is ignored with a notice, never replayed', () => {
+    writeFiles(dir, BEFORE);
+    const other = mkdtempSync(join(tmpdir(), 'pv-other-'));
+    const forOther = { version: 2, package: packageInode(other), run: 'r', pid: 1, host: 'h', started: 's', createDirs: [], removeDirs: [], entries: [{ path: 'a.yaml', op: 'write' }] };
+    rmSync(other, { recursive: true, force: true });
+    for (const text of ['{"version": 2, "entr', JSON.stringify({ ...forOther, package: packageInode(dir) }), JSON.stringify({ ...forOther, seal: sealOf(JSON.stringify(forOther)) })]) {
+      writeFileSync(join(dir, JOURNAL_FILE), text);
+      const notices: string[] = [];
+      updateFromDirectories({ local: dir, origin: dir, upstream: dir, notify: (n) => notices.push(n) });
+      expect(notices).toEqual([expect.stringMatching(/^ignored .*\.package-variant\.journal: .*, so it came with the package's content and is never replayed/)]);
+      expect(contents()).toEqual(BEFORE);
+    }
   });
 
   it('an update complete but for its old contents is finished', () => {

@@ -98,7 +98,7 @@ describe('symbolic links in origin and upstream', () => {
     expect(read('local', 'cm.yaml')).toBe(configMap('cm', { v: '2' }));
   });
 
-  it('git mode: a file upstream turned into a symbolic link stays in the local package, and a link to a Secret brings nothing', () => {
+  it('git mode: a file upstream turned into a symbolic link stays in the local package, and a link to a Secret brings nothing', async () => {
     const work = at('repo-src');
     const bare = at('repo.git');
     git(['init', '-q', work]);
@@ -117,7 +117,7 @@ describe('symbolic links in origin and upstream', () => {
     git(['clone', '-q', '--bare', work, bare]);
     const pkg = at('pkg');
     writeFiles(pkg, { Kptfile: fetchedKptfile('pkg', `file://${bare}`, '/pkg', 'v1', v1), 'cm.yaml': configMap('cm', { v: '1' }), 'README.md': 'readme\n' });
-    const outcome = updateFromGit({ pkg, ref: 'v2', env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: at('cache') } });
+    const outcome = await updateFromGit({ pkg, ref: 'v2', env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: at('cache') } });
     expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
     expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toBe('readme\n');
     expect(existsSync(join(pkg, 'passwd.yaml'))).toBe(false);

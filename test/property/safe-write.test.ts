@@ -14,7 +14,8 @@ import { planUpdate } from '../../src/disk/plan';
 import { executePlan, WriteError } from '../../src/disk/plan-writer';
 import { diskOps, type FileOps } from '../../src/disk/safe-write/file-ops';
 import { recoverInterrupted } from '../../src/disk/safe-write/recovery';
-import { COMMITTED_FILE, isReservedName } from '../../src/disk/safe-write/reserved';
+import { isReservedName } from '../../src/krm/package-paths';
+import { COMMITTED_FILE } from '../../src/disk/safe-write/reserved';
 import { PackageTree, type TreeFile } from '../../src/package/tree';
 
 type Files = Map<string, TreeFile>;

@@ -58,12 +58,12 @@ describeIfMirrors('real history: our update against recorded `kpt pkg update` ru
     console.log(summary(all));
   });
 
-  it.each(cases.map((c) => [c.id, c] as const))('%s', (id, fixture: RealHistoryCase) => {
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (id, fixture: RealHistoryCase) => {
     const dir = buildCaseDir(fixture, join(scratch, id), cache);
     const kpt = readTree(dir.kpt);
     expect(manifest(kpt)).toBe(fixture.kpt.files);
     const trees = { origin: readTree(dir.origin), upstream: readTree(dir.upstream), local: readTree(dir.pkg), kpt };
-    const ours = runOurs(dir);
+    const ours = await runOurs(dir);
     const verdict = compareCase({ ...trees, ours: readTree(dir.pkg) }, fixture.strategy, fixture.kpt, ours, LISTED);
     verdicts.set(id, verdict);
     rmSync(dir.root, { recursive: true, force: true });

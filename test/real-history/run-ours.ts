@@ -19,10 +19,10 @@ export interface OurOutcome {
   messages: { severity: string; message: string }[];
 }
 
-export function runOurs(dir: CaseDir): OurOutcome {
+export async function runOurs(dir: CaseDir): Promise<OurOutcome> {
   const { fixture } = dir;
   try {
-    const outcome = updateFromGit({
+    const outcome = await updateFromGit({
       pkg: dir.pkg,
       ref: fixture.to.ref,
       // kpt ran with --strategy only where it is not the default; the Kptfile records resource-merge

@@ -1,7 +1,7 @@
 /** Items stay inside their package (src/krm/package-paths.ts): through the whole function. */
 import { posix } from 'node:path';
 import fc from 'fast-check';
-import { escapeOf, escapingPaths, noEscapeInText } from '../../src/krm/package-paths';
+import { escapeOf, escapingPaths, noEscapeInText, pathProblem } from '../../src/krm/package-paths';
 import { parseResourceList } from '../../src/krm/resource-list';
 import { resourceList, runFunction } from '../helpers';
 import { tagged } from '../merge/merge-helpers';
@@ -20,18 +20,40 @@ describe('a path that leaves the package', () => {
     expect(escapeOf(path)).toBe(why);
   });
 
-  it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile'])('%s stays inside', (path) => {
+  it.each([
+    ['.GIT/config.yaml', `it lies in ".GIT", which git takes for .git: git's, not the package's`],
+    ['sub/.Git/hooks.yaml', `it lies in ".Git", which git takes for .git: git's, not the package's`],
+    ['.git./x.yaml', `it lies in ".git.", which git takes for .git: git's, not the package's`],
+    ['GIT~1/x.yaml', `it lies in "GIT~1", which git takes for .git: git's, not the package's`],
+    ['.g\u200cit/x.yaml', `it lies in ".g\u200cit", which git takes for .git: git's, not the package's`],
+    ['.package-variant.journal', '".package-variant.journal" is a name package-variant update keeps for its own files'],
+    ['sub/.Package-Variant-1-2.new', '".Package-Variant-1-2.new" is a name package-variant update keeps for its own files'],
+  ])('%s: %s', (path, why) => {
+    expect(escapeOf(path)).toBe(why);
+  });
+
+  it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile', '.package-variant', 'git~2/x.yaml'])('%s stays inside', (path) => {
     expect(escapeOf(path)).toBeUndefined();
+  });
+
+  it('judges a path from git as it is: every name, none normalised away', () => {
+    expect(pathProblem('sub/../cm.yaml')).toBe('it holds a ".." name');
+    expect(pathProblem('../cm.yaml')).toBe('it climbs out of the package');
+    expect(pathProblem('./cm.yaml')).toBe('it holds an empty or "." name');
+    expect(pathProblem('a//cm.yaml')).toBe('it holds an empty or "." name');
+    expect(pathProblem('')).toBe('it is empty');
+    expect(pathProblem('-rf')).toBeUndefined();
+    expect(pathProblem('a\nb\u001b[31m.yaml')).toBeUndefined();
   });
 
   it('is found in any path built of the characters that matter, as normalising it says', () => {
     const leaves = (path: string) => {
       if (posix.isAbsolute(path)) return true;
       const normal = posix.normalize(path);
-      return normal === '..' || normal.startsWith('../') || normal.split('/').includes('.git');
+      return normal === '..' || normal.startsWith('../') || normal.split('/').some((name) => /^\.git[. ]*$/i.test(name));
     };
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', '/', '.', '..', '.git', 'git', './', '../'), { maxLength: 6 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom('a', '/', '.', '..', '.git', '.GIT', 'git', 'Git', './', '../', ' '), { maxLength: 6 }), (parts) => {
         const path = parts.join('');
         expect({ path, leaves: escapeOf(path) !== undefined }).toEqual({ path, leaves: leaves(path) });
       }),
@@ -42,7 +64,7 @@ describe('a path that leaves the package', () => {
 
 describe('an input whose text shows no path outside the package', () => {
   it('holds none in the items read as plain data, however the paths are written', () => {
-    const value = fc.constantFrom('a.yaml', '../evil.yaml', '/etc/x.yaml', 'sub/../../x.yaml', '.git/config', 'a/.git/b.yaml', 'a..b/c.yaml', 'x.git/y.yaml', '..', 'sub/..');
+    const value = fc.constantFrom('a.yaml', '../evil.yaml', '/etc/x.yaml', 'sub/../../x.yaml', '.git/config', 'a/.git/b.yaml', 'a..b/c.yaml', 'x.git/y.yaml', '..', 'sub/..', '.GIT/x', 'a/.Git./b', 'git~1/x', '.package-variant.lock', 'a/.package-variant-1.new', '.package-variantx');
     const written = fc.constantFrom((v: string) => v, (v: string) => `'${v}'`, (v: string) => `"${v}"`);
     const key = fc.constantFrom('config.kubernetes.io/path', 'internal.config.kubernetes.io/path', '"config.kubernetes.io/path"');
     const item = fc.tuple(key, value, written, fc.boolean()).map(([k, v, w, flow]) =>

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { UpdatePlan } from '../plan';
 import { dirOf, ROOT } from '../../package/scopes';
 import type { FileOps, PathKind } from './file-ops';
+import { journalAt } from './journal';
 import { COMMITTED_FILE, JOURNAL_FILE } from './reserved';
 
 export class PlanConflict extends Error {}
@@ -37,8 +38,10 @@ export function checkPlan(plan: UpdatePlan, ops: FileOps): CheckedPlan {
     if (!kinds.has(path)) kinds.set(path, ops.kind(join(plan.root, path)));
     return kinds.get(path)!;
   };
+  // One that came with the package's content is no update of this package: the writer's own replaces it.
   for (const file of [JOURNAL_FILE, COMMITTED_FILE]) {
-    if (kindOf(file) !== 'missing') throw new PlanConflict(`${file} holds an earlier update that was interrupted; it must be dealt with first (src/disk/safe-write/recovery.ts)`);
+    const found = journalAt(ops, plan.root, file);
+    if (found && 'journal' in found) throw new PlanConflict(`${file} holds an earlier update that was interrupted; it must be dealt with first (src/disk/safe-write/recovery.ts)`);
   }
   const planned = new Set(plan.createDirs);
   const createDirs: string[] = [];

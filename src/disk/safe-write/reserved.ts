@@ -1,7 +1,8 @@
 /**
  * The names the update gives its own files inside a package: the lock and the journal at its root,
  * and, beside each file it replaces, the new content before it is renamed into place and the old
- * content kept until the update is complete. Readers skip them: they are never part of a package.
+ * content kept until the update is complete. Readers skip them: they are never part of a package
+ * (krm/package-paths.ts refuses them, in any letter case, wherever a path comes from).
  */
 import { joinPath } from '../../package/scopes';
 
@@ -14,10 +15,6 @@ export const JOURNAL_FILE = `${PREFIX}.journal`;
 export const COMMITTED_FILE = `${PREFIX}.committed`;
 /** The journal being written, before it is renamed to JOURNAL_FILE. */
 export const JOURNAL_DRAFT = `${PREFIX}.journal-draft`;
-
-export function isReservedName(name: string): boolean {
-  return name.startsWith(`${PREFIX}.`) || name.startsWith(`${PREFIX}-`);
-}
 
 /** Where the new content of the `index`th file of run `run` waits, beside it (`dir` relative to the package). */
 export function stagedPath(dir: string, run: string, index: number): string {

@@ -42,6 +42,8 @@ export interface KrmMergeOutcome {
   readonly report?: MergeReport;
   /** Resource files to write (path -> text) and to remove (path -> null). */
   readonly files: ReadonlyMap<string, string | null>;
+  /** For a file the local package did not have: the local files whose resources moved there (upstream moved them). */
+  readonly movedFrom?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The resource files of the three versions. */
@@ -343,9 +345,9 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
       const key = inScope(scopeOf(resource.path ?? '', localDirs), identityKeys(resource)).find((k) => upstreamDocs.has(k));
       return key === undefined ? undefined : sources.get(upstreamDocs.get(key)!)?.doc.text;
     };
-    const { files, problems } = writeBack(local, upstream, parsedLocal, list.items, upstreamText);
+    const { files, problems, movedFrom } = writeBack(local, upstream, parsedLocal, list.items, upstreamText);
     if (problems.length > 0) return { results: [...list.results, ...problems], files: new Map() };
-    return { results: list.results, report, files };
+    return { results: list.results, report, files, movedFrom };
   } catch (error) {
     if (error instanceof ParseError) return { results: [{ severity: 'error', message: error.message }], files: new Map() };
     if (error instanceof FunctionError) return { results: error.results, files: new Map() };
@@ -389,7 +391,7 @@ function writeBack(
   parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>,
   items: readonly KrmResource[],
   upstreamText: (resource: KrmResource) => () => string | undefined,
-): { files: Map<string, string | null>; problems: Result[] } {
+): { files: Map<string, string | null>; problems: Result[]; movedFrom: Map<string, string[]> } {
   const kept = new Set(items);
   const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
   // Resources that are new to a file: added upstream, or moved there from another file.
@@ -421,6 +423,11 @@ function writeBack(
     return new Map(documents.map((doc) => [doc, copies.get(doc)!]));
   };
   const arrivingByPath = groupBy(arriving, (r) => r.path as string);
+  const movedFrom = new Map<string, string[]>();
+  for (const [path, resources] of arrivingByPath) {
+    const from = [...new Set(resources.flatMap((r) => origins.get(r)?.doc.path ?? []))];
+    if (from.length && !local.files.has(path)) movedFrom.set(path, from);
+  }
   const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
   for (const path of paths) {
     const documents = documentsByPath.get(path) ?? [];
@@ -446,5 +453,5 @@ function writeBack(
     if (!copied && before !== undefined && after !== undefined) refuse(path, before);
     files.set(path, after ?? null);
   }
-  return { files, problems: [...problems.values()] };
+  return { files, problems: [...problems.values()], movedFrom };
 }

@@ -44,7 +44,7 @@ export function updateTree(localTree: PackageTree, originTree: PackageTree, upst
   const files = new Map(local.files);
   for (const [path, text] of merged.files) {
     if (text === null) files.delete(path);
-    else files.set(path, { bytes: encodeText(text), mode: local.files.get(path)?.mode ?? upstream.files.get(path)?.mode ?? DEFAULT_MODE });
+    else files.set(path, { bytes: encodeText(text), mode: local.files.get(path)?.mode ?? movedMode(local, merged.movedFrom?.get(path)) ?? upstream.files.get(path)?.mode ?? DEFAULT_MODE });
   }
   const nonKrm = nonKrmChanges(versions, packages, strategy);
   for (const path of nonKrm.remove) files.delete(path);
@@ -52,6 +52,12 @@ export function updateTree(localTree: PackageTree, originTree: PackageTree, upst
   for (const [path, file] of left.untouched.files) files.set(path, file);
   const tree = assemble(versions, files, new Set([...nonKrm.createDirs, ...left.untouched.dirs]), packages, strategy);
   return { results: [...left.results, ...merged.results], report: merged.report, tree };
+}
+
+/** A file that local resources moved to keeps the mode local gave them: the narrowest of the files they came from (a 0600 file stays 0600). */
+function movedMode(local: PackageTree, from: readonly string[] | undefined): number | undefined {
+  const modes = (from ?? []).flatMap((path) => local.files.get(path)?.mode ?? []);
+  return modes.length ? modes.reduce((a, b) => a & b) : undefined;
 }
 
 function ancestors(path: string): string[] {
