@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { walkPackage, type Entry, type EntryKind } from '../package/package-walk';
+import { quoteBytes } from '../package/path-text';
 import { ReadBudget } from '../package/read-limits';
 import { isReservedName } from '../krm/package-paths';
 import { PackageTree, type TreeFile } from '../package/tree';
@@ -23,7 +24,7 @@ function nameOf(bytes: Buffer, dir: string): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new PackageReadError(`${join(dir, JSON.stringify(bytes.toString('latin1')))}: the name is not UTF-8, and the update never renames a file; rename it, or move it out of the package`);
+    throw new PackageReadError(`${dir} holds ${quoteBytes(bytes)}, whose name is not UTF-8: the update never renames a file; rename it, or move it out of the package`);
   }
 }
 

@@ -17,6 +17,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathProblem } from '../krm/package-paths';
+import { quoteBytes } from '../package/path-text';
 import { ReadBudget } from '../package/read-limits';
 import { directoriesOf, PackageTree, type TreeFile } from '../package/tree';
 import { ALLOWED_PROTOCOLS, type RepositoryLocation } from './remote-url';
@@ -325,16 +326,18 @@ export class GitSource {
     const entries: { path: string; mode: number; object: string }[] = [];
     const links: string[] = [];
     const seen = new Set<string>();
+    const prefix = Buffer.from(dir ? `${dir}/` : '', 'utf8');
     const refuse = (path: string, why: string) => new GitError(`${this.repo} at ${commit} holds ${path}, which cannot be a path of the package: ${why}; the version is refused`, true);
     const budget = new ReadBudget((path, problem) => new GitError(`${path} of ${this.repo} at ${commit} ${problem}`, true));
     for (const record of splitRecords(listing)) {
       const tab = record.indexOf(9);
       const match = /^(\d+) (\w+) ([0-9a-f]+) +(\S+)$/.exec(record.subarray(0, tab).toString('latin1'));
       if (tab < 0 || !match) continue;
-      const full = decodeName(record.subarray(tab + 1));
-      if (full === undefined) throw refuse(JSON.stringify(record.subarray(tab + 1).toString('latin1')), 'its name is not UTF-8, and the update never renames a file');
-      if (dir && !full.startsWith(`${dir}/`)) continue;
-      const path = dir ? full.slice(dir.length + 1) : full;
+      const full = record.subarray(tab + 1);
+      if (dir && !full.subarray(0, prefix.length).equals(prefix)) continue;
+      const name = full.subarray(prefix.length);
+      const path = decodeName(name);
+      if (path === undefined) throw refuse(quoteBytes(name), 'its name is not UTF-8, and the update never renames a file');
       const why = pathProblem(path);
       if (why) throw refuse(JSON.stringify(path), why);
       if (seen.has(path)) throw refuse(JSON.stringify(path), 'the tree holds it twice');

@@ -20,6 +20,16 @@ export function quotePath(path: string): string {
   return `"${path.replace(QUOTED, (char) => ESCAPES[char] ?? octal(char))}"`;
 }
 
+/** A name that is not UTF-8, shown by its bytes as git shows them: quoted, each byte outside printable ASCII in octal. */
+export function quoteBytes(name: Uint8Array): string {
+  let out = '';
+  for (const byte of name) {
+    const char = String.fromCharCode(byte);
+    out += ESCAPES[char] ?? (byte < 0x20 || byte >= 0x7f ? `\\${byte.toString(8).padStart(3, '0')}` : char);
+  }
+  return `"${out}"`;
+}
+
 // Control characters other than the newline that ends a line.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 
