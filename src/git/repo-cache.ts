@@ -1,101 +1,25 @@
 /**
  * Upstream packages from git, as kpt's update fetches them: the refs listed with `git ls-remote`,
  * a ref resolved as kpt resolves it (a tag named after the package directory first, then a branch,
- * then a tag), and only the commits needed fetched (shallow) into a bare repository per remote,
- * kept in a cache directory between runs. Files are read from git's objects into memory: nothing is
- * checked out, and nothing is written to the package.
- *
- * What the cache holds is not trusted either: an entry is a repository this program made (its
- * configuration is the one it writes, checked on every use; one that is not, or is half made, is
- * made again and the run says so), git works in it with the repository's hooks, replace refs and
- * grafts turned off and the user's GIT_DIR-style environment left out, every object fetched is
- * checked (fsckObjects), and every path read from a tree is checked as a path of the package
- * (krm/package-paths.ts) before anything is merged.
+ * then a tag), and only the commits needed fetched (shallow) into the repository's cache entry
+ * (cache-entry.ts). Files are read from git's objects into memory: nothing is checked out, and
+ * nothing is written to the package. Every path read from a tree is checked as a path of the
+ * package (krm/package-paths.ts) before anything is merged.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathProblem } from '../krm/package-paths';
 import { quoteBytes } from '../package/path-text';
 import { ReadBudget } from '../package/read-limits';
 import { directoriesOf, PackageTree, type TreeFile } from '../package/tree';
-import { ALLOWED_PROTOCOLS, type RepositoryLocation } from './remote-url';
-import { GitError, runGit, type GitTimeouts } from './run-git';
-
-/** Where fetched repositories are kept: $PACKAGE_VARIANT_CACHE_DIR, else the XDG cache directory. */
-export function cacheRoot(env: NodeJS.ProcessEnv): string {
-  if (env.PACKAGE_VARIANT_CACHE_DIR) return env.PACKAGE_VARIANT_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(base, 'package-variant', 'repos');
-}
-
-/** The cache entry of a repository, named by what git is given for it. */
-export function cacheEntry(env: NodeJS.ProcessEnv, url: string): string {
-  return join(cacheRoot(env), createHash('sha256').update(url).digest('hex').slice(0, 32));
-}
+import { CacheEntry, type CacheOptions } from './cache-entry';
+import type { RepositoryLocation } from './remote-url';
+import { GitError } from './run-git';
 
 /** A package directory as a Kptfile records it (`/pkg`, `pkg/`, `/`), as a path in the repository. */
 export function repoDirectory(directory: string | undefined): string {
   return (directory ?? '').replace(/^\/+|\/+$/g, '');
 }
-
-/**
- * The variables that make git work on another repository than the one it is given (git rev-parse
- * --local-env-vars, and their kin): set in a git hook, or by a user's shell, they would send cache
- * work into the user's repository. git's configuration and credentials (GIT_CONFIG_*, GIT_SSH*,
- * GIT_ASKPASS, proxies) stay: they are the user's.
- */
-const REPOSITORY_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_INDEX_VERSION',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_IMPLICIT_WORK_TREE',
-  'GIT_PREFIX',
-  'GIT_QUARANTINE_PATH',
-  'GIT_REPLACE_REF_BASE',
-  'GIT_SHALLOW_FILE',
-  'GIT_CEILING_DIRECTORIES',
-  'GIT_DISCOVERY_ACROSS_FILESYSTEM',
-  'GIT_GLOB_PATHSPECS',
-  'GIT_NOGLOB_PATHSPECS',
-  'GIT_ICASE_PATHSPECS',
-];
-
-/** The environment git runs in for cache work. */
-export function cacheEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env };
-  for (const name of REPOSITORY_VARIABLES) delete out[name];
-  return {
-    ...out,
-    // Neither replace refs nor grafts may change what a commit holds.
-    GIT_NO_REPLACE_OBJECTS: '1',
-    // A path that cannot exist: no grafts file is read (and git has none to warn about).
-    GIT_GRAFT_FILE: '/dev/null/grafts',
-    // A directory from a Kptfile is a path, never pathspec magic (`:(glob)`, `:/`).
-    GIT_LITERAL_PATHSPECS: '1',
-    GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS.join(':'),
-  };
-}
-
-/** Configuration for cache work, over whatever an entry's own file says: no hooks, no fsmonitor, objects checked, no background gc. */
-const CACHE_CONFIG = [
-  '-c', 'core.hooksPath=/dev/null',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'fetch.fsckObjects=true',
-  '-c', 'transfer.fsckObjects=true',
-  '-c', 'gc.autoDetach=false',
-];
-
-/** An entry's configuration, as this program writes it. */
-const ENTRY_CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n';
-/** What `git init --bare` (earlier versions made entries with it) may add on some systems. */
-const CONFIG_LINE = /^\s*(?:\[core\]|repositoryformatversion = 0|filemode = (?:true|false)|bare = true|ignorecase = true|precomposeunicode = true|logallrefupdates = (?:true|false))\s*$/;
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SHORT_SHA = /^[0-9a-f]{4,39}$/;
@@ -111,128 +35,24 @@ export interface ResolvedRef {
   readonly commit: string;
 }
 
-export interface CacheOptions {
-  /** The user's environment: git's configuration and credentials come from it. */
-  readonly env: NodeJS.ProcessEnv;
-  readonly timeouts: GitTimeouts;
-  /** Told what the cache repaired. */
-  readonly notify: (notice: string) => void;
-}
-
-const uid = () => process.getuid?.();
-
-/** The cache directory, made private to the user (0700) and checked to be the user's. */
-function ensureRoot(root: string): void {
-  try {
-    mkdirSync(root, { recursive: true, mode: 0o700 });
-    const stat = statSync(root);
-    if (!stat.isDirectory()) throw new GitError(`the cache directory ${root} is not a directory`, false);
-    if (uid() !== undefined && stat.uid !== uid()) throw new GitError(`the cache directory ${root} belongs to another user; set PACKAGE_VARIANT_CACHE_DIR to a directory of your own`, false);
-    if ((stat.mode & 0o077) !== 0) chmodSync(root, 0o700);
-  } catch (error) {
-    if (error instanceof GitError) throw error;
-    throw new GitError(`could not make the cache directory ${root}: ${(error as Error).message}`, false);
-  }
-}
-
-/** Why a cache entry cannot be used as it is, or undefined. */
-function entryProblem(dir: string): string | undefined {
-  const stat = lstatSync(dir, { throwIfNoEntry: false });
-  if (!stat) return undefined;
-  if (!stat.isDirectory()) return 'not a directory';
-  if (uid() !== undefined && stat.uid !== uid()) return "another user's";
-  for (const part of ['HEAD', 'config', 'objects', 'refs']) if (!existsSync(join(dir, part))) return `incomplete (it has no ${part})`;
-  const lines = readFileSync(join(dir, 'config'), 'utf8').split('\n').filter((line) => line.trim() !== '');
-  if (!lines.every((line) => CONFIG_LINE.test(line))) return 'configured otherwise than package-variant configures its entries';
-  return undefined;
-}
-
-/** Creates the entry whole, under a name of its own, then renames it into place: another run sees none or all of it. */
-function createEntry(dir: string): void {
-  const draft = mkdtempSync(`${dir}.new-`);
-  try {
-    writeFileSync(join(draft, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(join(draft, 'config'), ENTRY_CONFIG);
-    for (const sub of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) mkdirSync(join(draft, sub), { recursive: true });
-    try {
-      renameSync(draft, dir);
-    } catch (error) {
-      // Another run made it first: its entry serves.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-    }
-  } finally {
-    rmSync(draft, { recursive: true, force: true });
-  }
-}
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** git's message when another run holds one of the entry's lock files (a shallow or ref update under way). */
-const LOCKED = /Unable to create '[^']*\.lock': File exists|cannot lock ref|shallow file has changed/;
-
 export class GitSource {
   private refs?: Promise<{ heads: Map<string, string>; tags: Map<string, string> }>;
-  private ready?: Promise<void>;
-  private readonly dir: string;
-  private readonly env: NodeJS.ProcessEnv;
-  private readonly about: string;
+  private readonly entry: CacheEntry;
 
   constructor(
     /** What the Kptfile records, for messages. */
     readonly repo: string,
-    readonly location: RepositoryLocation,
-    private readonly options: CacheOptions,
+    location: RepositoryLocation,
+    options: CacheOptions,
   ) {
-    this.dir = cacheEntry(options.env, location.url);
-    this.env = cacheEnvironment(options.env);
-    this.about = `${repo} (cached in ${this.dir})`;
-  }
-
-  private git(args: readonly string[], more: { operands?: readonly string[]; input?: string; transfer?: boolean; separator?: '--' | '--end-of-options' } = {}): Promise<Buffer> {
-    return runGit({ args: [...CACHE_CONFIG, '--git-dir', this.dir, ...args], env: this.env, cwd: this.dir, about: this.about, timeouts: this.options.timeouts, ...more });
-  }
-
-  /** The entry, made (or made again) when it is missing, half made or not this program's. */
-  private ensureRepository(): Promise<void> {
-    this.ready ??= (async () => {
-      ensureRoot(cacheRoot(this.options.env));
-      try {
-        const problem = entryProblem(this.dir);
-        if (problem) {
-          const aside = `${this.dir}.broken-${randomBytes(4).toString('hex')}`;
-          renameSync(this.dir, aside);
-          rmSync(aside, { recursive: true, force: true });
-          this.options.notify(`the cache entry ${this.dir} of ${this.repo} was ${problem}; it is made again`);
-        }
-        if (!existsSync(join(this.dir, 'HEAD'))) createEntry(this.dir);
-      } catch (error) {
-        throw new GitError(`could not prepare the cache entry ${this.dir} of ${this.repo}: ${(error as Error).message}`, false);
-      }
-    })();
-    return this.ready;
-  }
-
-  /** A fetch, again while another run holds the entry's locks (two updates of packages from one repository). */
-  private async fetchInto(args: readonly string[], operands: readonly string[]): Promise<void> {
-    const started = Date.now();
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.git(['fetch', '--progress', '--no-tags', ...args], { operands: [this.location.url, ...operands], transfer: true });
-        return;
-      } catch (error) {
-        if (!(error instanceof GitError) || !LOCKED.test(error.gitMessage) || Date.now() - started > this.options.timeouts.stallMs) throw error;
-        await sleep(Math.min(1000, 50 * attempt));
-      }
-    }
+    this.entry = new CacheEntry(repo, location, options);
   }
 
   private remoteRefs(): Promise<{ heads: Map<string, string>; tags: Map<string, string> }> {
     this.refs ??= (async () => {
-      await this.ensureRepository();
       const heads = new Map<string, string>();
       const tags = new Map<string, string>();
-      const out = (await this.git(['ls-remote', '--heads', '--tags', '--refs'], { operands: [this.location.url], transfer: true })).toString('utf8');
+      const out = (await this.entry.git(['ls-remote', '--heads', '--tags', '--refs'], { operands: [this.entry.location.url], transfer: true })).toString('utf8');
       for (const line of out.split('\n')) {
         const match = /^([0-9a-f]+)\trefs\/(heads|tags)\/(.+)$/.exec(line);
         if (match && FULL_SHA.test(match[1]!)) (match[2] === 'heads' ? heads : tags).set(match[3]!, match[1]!);
@@ -264,9 +84,9 @@ export class GitSource {
 
   /** A short commit name needs the history: everything is fetched, as kpt does for refs it cannot resolve. */
   private async expandShortSha(short: string): Promise<string> {
-    await this.fetchInto([], ['+refs/heads/*:refs/package-variant/heads/*', '+refs/tags/*:refs/package-variant/tags/*']);
+    await this.entry.fetch([], ['+refs/heads/*:refs/package-variant/heads/*', '+refs/tags/*:refs/package-variant/tags/*']);
     // Only the repository's own commits are candidates, not whatever else the entry holds.
-    const reachable = (await this.git(['rev-list', '--glob=refs/package-variant/heads', '--glob=refs/package-variant/tags'])).toString('utf8');
+    const reachable = (await this.entry.git(['rev-list', '--glob=refs/package-variant/heads', '--glob=refs/package-variant/tags'])).toString('utf8');
     const found = reachable.split('\n').filter((commit) => commit.startsWith(short));
     if (found.length === 0) throw new GitError(`unknown ref "${short}": no commit of ${this.repo} starts with it`, true);
     if (found.length > 1) throw new GitError(`the ref "${short}" is ambiguous: ${found.length} commits of ${this.repo} start with it`, true);
@@ -276,26 +96,26 @@ export class GitSource {
   /** Commits this cache fetched carry a ref of their own; looking for it needs no git process. */
   private has(commit: string): boolean {
     const ref = `refs/package-variant/commits/${commit}`;
-    if (existsSync(join(this.dir, ref))) return true;
-    const packed = join(this.dir, 'packed-refs');
+    if (existsSync(join(this.entry.dir, ref))) return true;
+    const packed = join(this.entry.dir, 'packed-refs');
     return existsSync(packed) && readFileSync(packed, 'utf8').includes(` ${ref}\n`);
   }
 
   /** Fetches the commits the cache does not hold yet, each alone and shallow. */
   async fetch(commits: readonly string[]): Promise<void> {
     for (const commit of commits) if (!FULL_SHA.test(commit)) throw new GitError(`${JSON.stringify(commit)} is not a commit name (40 hexadecimal digits)`, false);
-    await this.ensureRepository();
+    await this.entry.prepare();
     const missing = [...new Set(commits)].filter((c) => !this.has(c));
     if (missing.length === 0) return;
     try {
-      await this.fetchInto(['--depth=1'], missing.map((c) => `+${c}:refs/package-variant/commits/${c}`));
+      await this.entry.fetch(['--depth=1'], missing.map((c) => `+${c}:refs/package-variant/commits/${c}`));
     } catch (error) {
       if (!(error instanceof GitError) || !error.exited || /fsck/i.test(error.gitMessage)) throw error;
       // A server that refuses unadvertised commits: fetch its branches and tags instead.
-      await this.fetchInto([], ['+refs/heads/*:refs/package-variant/heads/*', '+refs/tags/*:refs/package-variant/tags/*']);
+      await this.entry.fetch([], ['+refs/heads/*:refs/package-variant/heads/*', '+refs/tags/*:refs/package-variant/tags/*']);
       for (const commit of missing) {
         try {
-          await this.git(['update-ref'], { operands: [`refs/package-variant/commits/${commit}`, commit] });
+          await this.entry.git(['update-ref'], { operands: [`refs/package-variant/commits/${commit}`, commit] });
         } catch (failure) {
           if (failure instanceof GitError && failure.exited) throw new GitError(`${this.repo} has no commit ${commit}`, true);
           throw failure;
@@ -322,7 +142,7 @@ export class GitSource {
    */
   private async listTree(commit: string, directory: string | undefined): Promise<{ entries: { path: string; mode: number; object: string }[]; links: string[] }> {
     const dir = repoDirectory(directory);
-    const listing = await this.git(['ls-tree', '-r', '-l', '-z'], { operands: [commit, ...(dir ? [dir] : [])] });
+    const listing = await this.entry.git(['ls-tree', '-r', '-l', '-z'], { operands: [commit, ...(dir ? [dir] : [])] });
     const entries: { path: string; mode: number; object: string }[] = [];
     const links: string[] = [];
     const seen = new Set<string>();
@@ -362,14 +182,14 @@ export class GitSource {
   /** Blob contents by object name, in one `git cat-file --batch`. */
   private async readBlobs(objects: readonly string[]): Promise<Map<string, Buffer>> {
     const unique = [...new Set(objects)];
-    const out = await this.git(['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
+    const out = await this.entry.git(['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
     const blobs = new Map<string, Buffer>();
     let at = 0;
     for (const object of unique) {
       const newline = out.indexOf(10, at);
       const header = out.subarray(at, newline).toString('utf8').split(' ');
       const size = Number(header[2]);
-      if (header[0] !== object || !Number.isInteger(size)) throw new GitError(`git cat-file gave an unexpected answer for ${object} of ${this.about}`, true);
+      if (header[0] !== object || !Number.isInteger(size)) throw new GitError(`git cat-file gave an unexpected answer for ${object} of ${this.entry.about}`, true);
       blobs.set(object, out.subarray(newline + 1, newline + 1 + size));
       at = newline + 1 + size + 1;
     }
