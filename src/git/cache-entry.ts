@@ -148,7 +148,6 @@ export interface GitInEntry {
   readonly operands?: readonly string[];
   readonly input?: string;
   readonly transfer?: boolean;
-  readonly separator?: '--' | '--end-of-options';
 }
 
 /** A repository's entry in the cache, and git run on it. */

@@ -1,12 +1,12 @@
 /**
  * Every git process of package-variant runs through here. What comes from data (a repository, a
- * ref, a path) is an operand: it goes after `--` (or `--end-of-options` where `--` starts paths),
- * and one that begins with `-` is refused before git runs, so nothing a Kptfile or a Repository
- * object says can reach git as an option. Each process runs detached, in a process group of its
- * own, with a time bound: the whole run (`total`), and for a transfer the longest it may go
- * without a byte from git (`stall`); past either, the group (git and whatever it started: ssh,
- * a remote helper, upload-pack) is killed and the error names the repository. A signal that ends
- * this process (Ctrl-C) ends the groups too, since they no longer share its terminal.
+ * ref, a path) is an operand: it goes after `--`, and one that begins with `-` is refused before git
+ * runs, so nothing a Kptfile or a Repository object says can reach git as an option. Each process
+ * runs detached, in a process group of its own, with a time bound: the whole run (`total`), and for
+ * a transfer the longest it may go without a byte from git (`stall`); past either, the group (git
+ * and whatever it started: ssh, a remote helper, upload-pack) is killed and the error names the
+ * repository. A signal that ends this process (Ctrl-C) ends the groups too, since they no longer
+ * share its terminal.
  */
 import { spawn } from 'node:child_process';
 
@@ -37,8 +37,6 @@ export interface GitCall {
   readonly args: readonly string[];
   /** Repositories, refs and paths: what may come from data. */
   readonly operands?: readonly string[];
-  /** What ends the options before the operands: `--`, or `--end-of-options` for a command where `--` starts paths. */
-  readonly separator?: '--' | '--end-of-options';
   readonly env: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly input?: Buffer | string;
@@ -126,7 +124,7 @@ export function runGit(call: GitCall): Promise<Buffer> {
   if (optionLike !== undefined) {
     return Promise.reject(new GitError(`${call.about}: ${JSON.stringify(optionLike)} begins with "-", which git would take for an option; refused`, false));
   }
-  const args = operands.length ? [...call.args, call.separator ?? '--', ...operands] : [...call.args];
+  const args = operands.length ? [...call.args, '--', ...operands] : [...call.args];
   const command = `git ${subcommand(call.args)}`;
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
