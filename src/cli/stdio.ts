@@ -135,13 +135,15 @@ export class BlockWriter {
 }
 
 /**
- * The exit code for an error that escaped the run: a closed stdout (`| head`) ends with one line on
- * stderr and exit 1; anything else is rethrown.
+ * The exit code for an error that escaped the run: stdout that cannot be written (closed by
+ * `| head`, a full disk) ends with one line on stderr and exit 1, never a stack trace; anything
+ * else is rethrown.
  */
 export function exitOnWriteError(error: unknown): number {
-  if (errorCode(error) !== 'EPIPE') throw error;
+  if ((error as NodeJS.ErrnoException).syscall !== 'write') throw error;
+  const code = errorCode(error);
   try {
-    writeAll(2, 'package-variant: stdout was closed before the output was written (EPIPE)\n');
+    writeAll(2, code === 'EPIPE' ? 'package-variant: stdout was closed before the output was written (EPIPE)\n' : `package-variant: the output could not be written (${code})\n`);
   } catch {
     // stderr is closed too: the exit code is all that is left.
   }

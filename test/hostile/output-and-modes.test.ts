@@ -71,6 +71,21 @@ describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
   });
 });
 
+describeIf('the function on a full disk', () => {
+  it('one line on stderr and exit 1, never a stack trace', async () => {
+    const fd = openSync('/dev/full', 'w');
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [MAIN], { stdio: ['pipe', fd, 'pipe'] });
+      closeSync(fd);
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin!.end('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+    });
+    expect(run).toEqual({ code: 1, stderr: 'package-variant: the output could not be written (ENOSPC)\n' });
+  });
+});
+
 describe('issue 18 item 10: a moved file keeps the mode local gave it', () => {
   it('resources local keeps in a 0600 file, moved by upstream to a new file: the new file is 0600', async () => {
     const cm = (v: string) => configMap('secret-ish', { v });
