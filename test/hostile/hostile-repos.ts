@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -143,6 +143,16 @@ export function sandbox(prefix = 'pv-hostile-'): Sandbox {
   writeFileSync(join(home, 'notes.txt'), 'the owner keeps this\n');
   const env = { ...GIT_ENV, HOME: home, PACKAGE_VARIANT_CACHE_DIR: cache, PACKAGE_VARIANT_STATE_DIR: join(root, 'state') };
   return { root, pkg, home, repos, cache, env };
+}
+
+/** A sandbox for each test of the file, removed after it: the function gives the running test's. */
+export function sandboxPerTest(): () => Sandbox {
+  let box: Sandbox | undefined;
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(() => rmSync(box!.root, { recursive: true, force: true }));
+  return () => box!;
 }
 
 /** Writes `files` below `dir`. */

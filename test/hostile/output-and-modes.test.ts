@@ -5,27 +5,23 @@
  * keeps 0600 when upstream moves its resources.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { configMap } from '../pkg/trees';
-import { MAIN, sandbox, writeTextFiles, V1, V2, type Sandbox } from './hostile-repos';
+import { MAIN, sandboxPerTest, writeTextFiles, V1, V2 } from './hostile-repos';
 
 jest.setTimeout(60_000);
 
-let box: Sandbox;
-beforeEach(() => {
-  box = sandbox();
-});
-afterEach(() => rmSync(box.root, { recursive: true, force: true }));
+const box = sandboxPerTest();
 
-const origin = () => join(box.root, 'origin');
-const upstream = () => join(box.root, 'upstream');
+const origin = () => join(box().root, 'origin');
+const upstream = () => join(box().root, 'upstream');
 
 /** The command with stdout, stderr or both on /dev/full; its exit code and what reached the streams not redirected. */
 function onFullDisk(args: string[], full: 'stdout' | 'stderr'): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const fd = openSync('/dev/full', 'w');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: box.env, stdio: ['ignore', full === 'stdout' ? fd : 'pipe', full === 'stderr' ? fd : 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { env: box().env, stdio: ['ignore', full === 'stdout' ? fd : 'pipe', full === 'stderr' ? fd : 'pipe'] });
     closeSync(fd);
     let stderr = '';
     let stdout = '';
@@ -41,23 +37,23 @@ describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
   beforeEach(() => {
     writeTextFiles(origin(), V1);
     writeTextFiles(upstream(), V2);
-    writeTextFiles(box.pkg, V1);
+    writeTextFiles(box().pkg, V1);
   });
-  const update = (...extra: string[]) => ['update', box.pkg, '--origin', origin(), '--upstream', upstream(), ...extra];
+  const update = (...extra: string[]) => ['update', box().pkg, '--origin', origin(), '--upstream', upstream(), ...extra];
 
   it('stdout: the package is updated, stderr says the report is incomplete, exit 3; no stack trace', async () => {
     const run = await onFullDisk(update(), 'stdout');
     expect(run).toEqual({ code: 3, stdout: '', stderr: 'package-variant update: could not write to stdout (ENOSPC): the report is incomplete; the package was updated\n' });
-    expect(readFileSync(join(box.pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
+    expect(readFileSync(join(box().pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
   });
 
   it('stderr: the exit code alone says what became of the package: 3 updated, 1 not', async () => {
     // A lock that came with the content: the update says so on stderr, then runs.
-    writeTextFiles(box.pkg, { '.package-variant.lock': '{"pid":1,"host":"elsewhere","started":"then"}\n' });
+    writeTextFiles(box().pkg, { '.package-variant.lock': '{"pid":1,"host":"elsewhere","started":"then"}\n' });
     const run = await onFullDisk(update(), 'stderr');
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/\nupdated cm\.yaml\n$/);
-    expect(readFileSync(join(box.pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
+    expect(readFileSync(join(box().pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
     const dry = await onFullDisk(update('--dry-run'), 'stderr');
     expect(dry.code).toBe(1);
   });
@@ -67,7 +63,7 @@ describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/could not write to stdout \(ENOSPC\): the report is incomplete; nothing was written\n$/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(readFileSync(join(box.pkg, 'cm.yaml'), 'utf8')).toBe(V1['cm.yaml']);
+    expect(readFileSync(join(box().pkg, 'cm.yaml'), 'utf8')).toBe(V1['cm.yaml']);
   });
 });
 
@@ -91,14 +87,14 @@ describe('issue 18 item 10: a moved file keeps the mode local gave it', () => {
     const cm = (v: string) => configMap('secret-ish', { v });
     writeTextFiles(origin(), { Kptfile: V1.Kptfile!, 'old/cm.yaml': cm('1') });
     writeTextFiles(upstream(), { Kptfile: V1.Kptfile!, 'new/cm.yaml': cm('1') });
-    writeTextFiles(box.pkg, { Kptfile: V1.Kptfile!, 'old/cm.yaml': cm('local') });
-    chmodSync(join(box.pkg, 'old/cm.yaml'), 0o600);
+    writeTextFiles(box().pkg, { Kptfile: V1.Kptfile!, 'old/cm.yaml': cm('local') });
+    chmodSync(join(box().pkg, 'old/cm.yaml'), 0o600);
     const run = await new Promise<number | null>((resolve) =>
-      spawn(process.execPath, [MAIN, 'update', box.pkg, '--origin', origin(), '--upstream', upstream()], { env: box.env, stdio: 'ignore' }).on('close', resolve),
+      spawn(process.execPath, [MAIN, 'update', box().pkg, '--origin', origin(), '--upstream', upstream()], { env: box().env, stdio: 'ignore' }).on('close', resolve),
     );
     expect(run).toBe(0);
-    expect(existsSync(join(box.pkg, 'old/cm.yaml'))).toBe(false);
-    expect(readFileSync(join(box.pkg, 'new/cm.yaml'), 'utf8')).toBe(cm('local'));
-    expect(statSync(join(box.pkg, 'new/cm.yaml')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(box().pkg, 'old/cm.yaml'))).toBe(false);
+    expect(readFileSync(join(box().pkg, 'new/cm.yaml'), 'utf8')).toBe(cm('local'));
+    expect(statSync(join(box().pkg, 'new/cm.yaml')).mode & 0o777).toBe(0o600);
   });
 });

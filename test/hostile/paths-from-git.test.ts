@@ -10,29 +10,27 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../pkg/git-repos';
-import { cli, entries, fetchedKptfile, outside, sandbox, snapshot, upstreamRepository, V1, V2, writeTextFiles, type Entry, type Sandbox } from './hostile-repos';
+import { cli, entries, fetchedKptfile, outside, sandboxPerTest, snapshot, upstreamRepository, V1, V2, writeTextFiles, type Entry } from './hostile-repos';
 
 jest.setTimeout(60_000);
 
-let box: Sandbox;
 let repo: string;
 let url: string;
+const box = sandboxPerTest();
 beforeEach(() => {
-  box = sandbox();
-  repo = join(box.repos, 'up.git');
+  repo = join(box().repos, 'up.git');
   url = `file://${repo}`;
 });
-afterEach(() => rmSync(box.root, { recursive: true, force: true }));
 
 /** The package fetched at v1 of an upstream whose v2 adds `added`. */
 function fetched(added: Entry[]): void {
   const [one] = upstreamRepository(repo, entries(V1), [...entries(V2), ...added]);
-  writeTextFiles(box.pkg, { ...V1, Kptfile: fetchedKptfile(url, one) });
+  writeTextFiles(box().pkg, { ...V1, Kptfile: fetchedKptfile(url, one) });
 }
 
 /** The cache entry of the upstream, filled with v1 and v2 without git's object check, as an earlier version (or another tool) left it. */
 function poisonCache(): void {
-  const entry = join(box.cache, createHash('sha256').update(url).digest('hex').slice(0, 32));
+  const entry = join(box().cache, createHash('sha256').update(url).digest('hex').slice(0, 32));
   git(['init', '-q', '--bare', entry]);
   for (const tag of ['v1', 'v2']) {
     const commit = git(['--git-dir', repo, 'rev-parse', tag]);
@@ -42,15 +40,15 @@ function poisonCache(): void {
 
 /** Runs `update pkg@v2` (and a dry run first); the package and everything outside it must be as they were, and the refusal must name `path`. */
 async function refused(path: RegExp): Promise<void> {
-  const before = { pkg: snapshot(box.pkg), outside: outside(box) };
+  const before = { pkg: snapshot(box().pkg), outside: outside(box()) };
   for (const args of [['--dry-run'], []]) {
-    const run = await cli(['update', `${box.pkg}@v2`, ...args], { env: box.env });
+    const run = await cli(['update', `${box().pkg}@v2`, ...args], { env: box().env });
     expect(run.stdout).not.toMatch(/would (add|create directory) \.\.\//);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: expect.stringMatching(path) });
     expect(run.stderr).toMatch(/nothing was written\n$/);
   }
-  expect(snapshot(box.pkg)).toEqual(before.pkg);
-  expect(outside(box)).toEqual(before.outside);
+  expect(snapshot(box().pkg)).toEqual(before.pkg);
+  expect(outside(box())).toEqual(before.outside);
 }
 
 describe('issue 18 item 1: a tree with `..` entries never writes outside the package', () => {
@@ -87,17 +85,17 @@ describe('issue 18 item 3: an upstream never plants a repository in the package'
     ['.GIT', (r: Entry[]): Entry[] => [{ name: '.GIT', dir: r }], /holds "\.GIT\/HEAD", which cannot be a path of the package: it lies in "\.GIT", which git takes for \.git/],
     ['nested/.git', (r: Entry[]): Entry[] => [{ name: 'nested', dir: [{ name: '.git', dir: r }] }], /holds "nested\/\.git\/HEAD", which cannot be a path of the package: it lies in \.git/],
   ])('%s/ is refused (from the cache too), and git status in the package runs nothing', async (_name, plant, why) => {
-    const marker = join(box.root, 'fsmonitor-ran');
+    const marker = join(box().root, 'fsmonitor-ran');
     fetched(plant(repository(marker)));
-    const fresh = await cli(['update', `${box.pkg}@v2`], { env: box.env });
+    const fresh = await cli(['update', `${box().pkg}@v2`], { env: box().env });
     expect(fresh.code).toBe(1);
     expect(fresh.stderr).toMatch(/hasDotgit: contains '\.git'/);
-    rmSync(box.cache, { recursive: true, force: true });
+    rmSync(box().cache, { recursive: true, force: true });
     poisonCache();
     await refused(why);
-    expect(readdirSync(box.pkg).sort()).toEqual(['Kptfile', 'cm.yaml']);
-    spawnSync('git', ['status'], { cwd: join(box.pkg, 'nested'), env: box.env });
-    spawnSync('git', ['status'], { cwd: box.pkg, env: box.env });
+    expect(readdirSync(box().pkg).sort()).toEqual(['Kptfile', 'cm.yaml']);
+    spawnSync('git', ['status'], { cwd: join(box().pkg, 'nested'), env: box().env });
+    spawnSync('git', ['status'], { cwd: box().pkg, env: box().env });
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -110,7 +108,7 @@ describe('issue 18 item 7: names the update keeps for itself never come from ups
   ])('%s is refused, and the next update is not blocked', async (_what, added, why) => {
     fetched(added as Entry[]);
     await refused(why);
-    const again = await cli(['update', `${box.pkg}@v1`, '--dry-run'], { env: box.env });
+    const again = await cli(['update', `${box().pkg}@v1`, '--dry-run'], { env: box().env });
     expect(again.code).toBe(0);
   });
 });
@@ -121,18 +119,18 @@ describe('issue 18 item 10: names from upstream are printed inert, and never ren
       { name: 'x\nremoved Kptfile', file: 'x\n' },
       { name: 'e\x1b[31mred.txt', file: 'e\n' },
     ]);
-    const dry = await cli(['update', `${box.pkg}@v2`, '--dry-run'], { env: box.env });
+    const dry = await cli(['update', `${box().pkg}@v2`, '--dry-run'], { env: box().env });
     expect(dry.code).toBe(0);
     expect(dry.stdout.split('\n')).toEqual(expect.arrayContaining(['would add "e\\033[31mred.txt"', 'would add "x\\nremoved Kptfile"']));
-    const diff = await cli(['update', `${box.pkg}@v2`, '--diff'], { env: box.env });
+    const diff = await cli(['update', `${box().pkg}@v2`, '--diff'], { env: box().env });
     expect(diff.stdout).toContain('diff --git "a/x\\nremoved Kptfile" "b/x\\nremoved Kptfile"\n');
-    const run = await cli(['update', `${box.pkg}@v2`], { env: box.env });
+    const run = await cli(['update', `${box().pkg}@v2`], { env: box().env });
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines).not.toContain('removed Kptfile');
     expect(lines).toEqual(expect.arrayContaining(['updated "x\\nremoved Kptfile"', 'updated "e\\033[31mred.txt"']));
     expect(run.stdout + run.stderr).not.toContain('\x1b');
-    expect(readdirSync(box.pkg).sort()).toEqual(['Kptfile', 'cm.yaml', 'e\x1b[31mred.txt', 'x\nremoved Kptfile']);
+    expect(readdirSync(box().pkg).sort()).toEqual(['Kptfile', 'cm.yaml', 'e\x1b[31mred.txt', 'x\nremoved Kptfile']);
   });
 
   it('a name that is not UTF-8 is refused, named with its bytes, and nothing is renamed', async () => {
