@@ -43,7 +43,11 @@ describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
 
   it('stdout: the package is updated, stderr says the report is incomplete, exit 3; no stack trace', async () => {
     const run = await onFullDisk(update(), 'stdout');
-    expect(run).toEqual({ code: 3, stdout: '', stderr: 'package-variant update: could not write to stdout (ENOSPC): the report is incomplete; the package was updated\n' });
+    expect(run).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'package-variant update: 0 files added, 1 changed, 0 removed\npackage-variant update: could not write to stdout (ENOSPC): the report is incomplete; the package was updated\n',
+    });
     expect(readFileSync(join(box().pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
   });
 
@@ -52,7 +56,7 @@ describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
     writeTextFiles(box().pkg, { '.package-variant.lock': '{"pid":1,"host":"elsewhere","started":"then"}\n' });
     const run = await onFullDisk(update(), 'stderr');
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/\nupdated cm\.yaml\n$/);
+    expect(run.stdout).toMatch(/\nchanged cm\.yaml\n$/);
     expect(readFileSync(join(box().pkg, 'cm.yaml'), 'utf8')).toBe(V2['cm.yaml']);
     const dry = await onFullDisk(update('--dry-run'), 'stderr');
     expect(dry.code).toBe(1);

@@ -128,7 +128,7 @@ describe('issue 18 item 10: names from upstream are printed inert, and never ren
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines).not.toContain('removed Kptfile');
-    expect(lines).toEqual(expect.arrayContaining(['updated "x\\nremoved Kptfile"', 'updated "e\\033[31mred.txt"']));
+    expect(lines).toEqual(expect.arrayContaining(['added "x\\nremoved Kptfile"', 'added "e\\033[31mred.txt"']));
     expect(run.stdout + run.stderr).not.toContain('\x1b');
     expect(readdirSync(box().pkg).sort()).toEqual(['Kptfile', 'cm.yaml', 'e\x1b[31mred.txt', 'x\nremoved Kptfile']);
   });
