@@ -8,6 +8,7 @@
  * runtime writes the input back unchanged: there is never a partial fan-out.
  */
 import { functionConfigFile, type ConfigObject } from '../config/function-config';
+import type { KrmResource } from '../krm/resource';
 import type { ResourceList } from '../krm/resource-list';
 import { groupDigits } from '../yaml/group-digits';
 import { FunctionError } from '../krm/results';
@@ -18,7 +19,7 @@ import { reconcile } from './reconcile';
 import { describeUpstream, findUpstream, MAX_VARIANTS, repositoriesByName, TooManyTargets, unrollTargets, type TargetContext } from './targets';
 import { readVariantSet, setError, type VariantSet } from './types';
 import { hasValidUpstream, porchValidationErrors, selectorErrors } from './validate';
-import { desiredVariants } from './variants';
+import { desiredVariants, type DesiredVariant } from './variants';
 
 /** The set's target contexts; a FunctionError naming the target past which there are too many. */
 function boundedTargets(set: VariantSet, index: ObjectIndex): TargetContext[] {
@@ -33,12 +34,17 @@ function boundedTargets(set: VariantSet, index: ObjectIndex): TargetContext[] {
 }
 
 /**
- * Fans `variantSet` out over its targets, looked up among `objects` (a List functionConfig's
- * other objects) and the package's items; reports one info result.
+ * The PackageVariants `variantSet` asks for, its targets looked up among `objects` and `items`;
+ * throws FunctionError naming every problem, before any variant is made.
  */
-export function fanOut(list: ResourceList, variantSet: ConfigObject, objects: readonly ConfigObject[]): void {
-  const set = readVariantSet(variantSet, functionConfigFile(list));
-  const index = new ObjectIndex(objects, list.items);
+export function expandVariantSet(
+  variantSet: ConfigObject,
+  objects: readonly ConfigObject[],
+  items: readonly KrmResource[] = [],
+  file?: { path: string; index?: number },
+): { set: VariantSet; desired: DesiredVariant[] } {
+  const set = readVariantSet(variantSet, file);
+  const index = new ObjectIndex(objects, items);
   const upstream = findUpstream(index, set);
   const expressions = new ExpressionTable();
   // An invalid spec.upstream is reported as such, not again by every expression that reads it.
@@ -51,11 +57,19 @@ export function fanOut(list: ResourceList, variantSet: ConfigObject, objects: re
       .map(({ path, message }) => setError(set, `${path}: ${message}`, path)),
   ];
   if (errors.length) throw new FunctionError(errors);
-
   const desired = desiredVariants(
     { set, expressions, repositories: repositoriesByName(index, set), upstream: upstream ? celObject(upstream) : undefined },
     boundedTargets(set, index),
   );
+  return { set, desired };
+}
+
+/**
+ * Fans `variantSet` out over its targets, looked up among `objects` (a List functionConfig's
+ * other objects) and the package's items; reports one info result.
+ */
+export function fanOut(list: ResourceList, variantSet: ConfigObject, objects: readonly ConfigObject[]): void {
+  const { set, desired } = expandVariantSet(variantSet, objects, list.items, functionConfigFile(list));
   const { created, changed, removed, unchanged } = reconcile(list, set, desired);
   list.results.push({
     message: `PackageVariantSet ${set.name}: ${desired.length} PackageVariant${desired.length === 1 ? '' : 's'}: ${created} created, ${changed} changed, ${removed} removed, ${unchanged} unchanged`,

@@ -2,11 +2,13 @@ import { listSchema } from './list';
 import { optionsConfigMapSchema } from './options-configmap';
 import { packageVariantSetSchema } from './package-variant-set';
 import { packageVariantSchema } from './package-variant';
+import { repositorySchema } from './repository';
 
 export { listSchema } from './list';
 export { optionsConfigMapSchema, MERGE_STRATEGIES, CONFLICT_POLICIES } from './options-configmap';
 export { packageVariantSetSchema } from './package-variant-set';
 export { packageVariantSchema } from './package-variant';
+export { repositorySchema } from './repository';
 
 /** How every schema is compiled: strict, every error at once; `revision` is a string or an integer. */
 export const AJV_OPTIONS = { strict: true, allErrors: true, allowUnionTypes: true } as const;
@@ -16,6 +18,7 @@ export const SCHEMA_IDS = {
   packageVariantSet: packageVariantSetSchema.$id,
   list: listSchema.$id,
   optionsConfigMap: optionsConfigMapSchema.$id,
+  repository: repositorySchema.$id,
 } as const;
 
 export const functionConfigSchemas = [
@@ -23,4 +26,5 @@ export const functionConfigSchemas = [
   packageVariantSetSchema,
   listSchema,
   optionsConfigMapSchema,
+  repositorySchema,
 ] as const;

@@ -1,0 +1,117 @@
+/**
+ * A package's resources as the function's steps see them, and the package again after they edited
+ * it: every KRM document of a PackageTree becomes a KrmResource carrying kpt's path and index
+ * annotations, as `kpt fn source` would send it; afterwards only the files whose resources changed
+ * are written, and in them only the changed documents, each in its own layout (yaml/document-text.ts).
+ * Resources added with a path annotation are appended to that file, or make it.
+ */
+import { isMap } from 'yaml';
+import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
+import { KrmResource } from '../krm/resource';
+import { renderAsRead, rewriteDocument } from '../yaml/document-text';
+import { ParseBudget } from '../yaml/parse-budget';
+import { readDocument } from '../yaml/simple-document-tree';
+import { encodeText } from '../yaml/utf8';
+import { joinYamlStream, type DocumentFate } from '../yaml/yaml-stream';
+import { krmFiles, type PackageDocument } from './krm-files';
+import { directoriesOf, PackageTree } from './tree';
+
+/** A resource file that cannot be read (not YAML, past the parser's budget). */
+export class ResourceFileError extends Error {}
+
+const POSITION = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX];
+
+interface Origin {
+  readonly doc: PackageDocument;
+  /** The document rendered as read, before any edit: tells the author's layout from the edits. */
+  readonly rendered: string;
+  /** The file had `annotations: {}`; otherwise a map left empty is dropped, as kpt's writer does. */
+  readonly hadEmptyAnnotations: boolean;
+}
+
+const NEW_FILE_MODE = 0o644;
+
+export class PackageResources {
+  private constructor(
+    readonly tree: PackageTree,
+    /** Every KRM object of the package, in file order. */
+    readonly items: readonly KrmResource[],
+    private readonly origins: ReadonlyMap<KrmResource, Origin>,
+    private readonly documents: readonly PackageDocument[],
+  ) {}
+
+  static read(tree: PackageTree): PackageResources {
+    const budget = new ParseBudget(undefined, (message) => new ResourceFileError(message));
+    const { documents } = krmFiles(tree);
+    const items: KrmResource[] = [];
+    const origins = new Map<KrmResource, Origin>();
+    for (const doc of documents) {
+      const parsed = readDocument(doc.text, doc.version, (text) => budget.spend(text));
+      if (parsed.errors.length > 0) throw new ResourceFileError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
+      if (!isMap(parsed.contents)) continue;
+      const read = KrmResource.fromTree(parsed.contents, parsed, 'input');
+      if (!read.isKrmObject) continue;
+      const rendered = renderAsRead(doc.text, parsed);
+      const annotations = parsed.getIn(['metadata', 'annotations'], true);
+      read.setAnnotation(PATH, doc.path);
+      read.setAnnotation(INDEX, String(doc.index));
+      read.setAnnotation(LEGACY_PATH, doc.path);
+      read.setAnnotation(LEGACY_INDEX, String(doc.index));
+      // The position annotations are bookkeeping, not edits: a fresh handle starts unchanged.
+      const resource = KrmResource.fromTree(read.node, parsed, 'input');
+      items.push(resource);
+      origins.set(resource, { doc, rendered, hadEmptyAnnotations: isMap(annotations) && annotations.items.length === 0 });
+    }
+    return new PackageResources(tree, items, origins, documents);
+  }
+
+  /** The resource as it goes to its file: without the position annotations, in its document's layout. */
+  private text(resource: KrmResource): string {
+    const node = resource.node;
+    const annotations = node.getIn(['metadata', 'annotations'], true);
+    const origin = this.origins.get(resource);
+    if (isMap(annotations)) {
+      for (const key of POSITION) annotations.delete(key);
+      const metadata = node.get('metadata', true);
+      if (annotations.items.length === 0 && !origin?.hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
+    }
+    return rewriteDocument(node, resource.doc, origin && { text: origin.doc.text, rendered: origin.rendered });
+  }
+
+  /**
+   * The package with `items` (this package's resources after a step edited, removed or added some)
+   * written back; every other byte stays. A resource whose path annotation moved it is removed
+   * from its old file and appended to the new one.
+   */
+  written(items: readonly KrmResource[]): PackageTree {
+    const kept = new Set(items);
+    // Paths first: writing a resource's text takes its position annotations off.
+    const pathOf = new Map(items.map((item) => [item, item.path]));
+    const fates = new Map<string, Map<PackageDocument, DocumentFate>>();
+    const fateOf = (path: string) => fates.get(path) ?? fates.set(path, new Map()).get(path)!;
+    for (const [resource, { doc }] of this.origins) {
+      if (!kept.has(resource) || pathOf.get(resource) !== doc.path) fateOf(doc.path).set(doc, null);
+      else if (resource.isChanged) fateOf(doc.path).set(doc, this.text(resource));
+    }
+    const appended = new Map<string, string[]>();
+    for (const item of items) {
+      const origin = this.origins.get(item);
+      const path = pathOf.get(item);
+      if (origin && path === origin.doc.path) continue;
+      if (path === undefined) throw new ResourceFileError(`${item.kind} ${item.name} has no path annotation (${PATH}): it cannot be written to a file of the package`);
+      fateOf(path);
+      (appended.get(path) ?? appended.set(path, []).get(path)!).push(this.text(item));
+    }
+    const files = new Map(this.tree.files);
+    const documentsOf = new Map<string, PackageDocument[]>();
+    for (const doc of this.documents) (documentsOf.get(doc.path) ?? documentsOf.set(doc.path, []).get(doc.path)!).push(doc);
+    for (const [path, docFates] of fates) {
+      const before = this.tree.text(path);
+      const after = joinYamlStream(before ?? '', documentsOf.get(path) ?? [], docFates, appended.get(path) ?? []);
+      if (after === before) continue;
+      if (after === undefined) files.delete(path);
+      else files.set(path, { bytes: encodeText(after), mode: this.tree.files.get(path)?.mode ?? NEW_FILE_MODE });
+    }
+    return new PackageTree(files, new Set([...this.tree.dirs, ...directoriesOf(files.keys())]), this.tree.links, this.tree.ignored);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * What `sync` is given: YAML or JSON files, or directories of them (their `*.yaml`, `*.yml` and
+ * `*.json` files, not their subdirectories, as `kubectl apply -f` reads a directory), holding Porch's
+ * Repository, PackageVariant and PackageVariantSet objects and any other objects, which stand in for
+ * the cluster (injection sources, `objectSelector` targets). A `v1 List` gives its items.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import * as validators from '../config/generated/validators';
+import { PACKAGE_VARIANT_API, PACKAGE_VARIANT_SET_API, type ConfigObject } from '../config/function-config';
+import { validate, type DataLocation } from '../config/validate';
+
+export const REPOSITORY_API = 'config.porch.kpt.dev/v1alpha1';
+
+/** An input object with where it was read, for messages. */
+export interface InputObject {
+  readonly object: ConfigObject;
+  /** `file`, or `file (document 2)`, or `file (document 2, items[3])`. */
+  readonly where: string;
+}
+
+export interface SyncInputs {
+  readonly repositories: readonly InputObject[];
+  readonly variants: readonly InputObject[];
+  readonly variantSets: readonly InputObject[];
+  /** Every object but the PackageVariants and sets, Repositories included (a set's selectors read them). */
+  readonly objects: readonly InputObject[];
+}
+
+/** Input that cannot be read or is not valid; the message names every problem, file and line. */
+export class InputError extends Error {}
+
+const INPUT_FILE = /\.(ya?ml|json)$/;
+
+function inputFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const path of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch (error) {
+      throw new InputError(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (error as Error).message}`);
+    }
+    if (!isDirectory) files.push(path);
+    else for (const name of readdirSync(path).sort()) if (INPUT_FILE.test(name) && statSync(join(path, name)).isFile()) files.push(join(path, name));
+  }
+  return files;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+type Kind = 'repository' | 'variant' | 'variant-set' | 'other';
+
+function kindOf(object: ConfigObject): Kind {
+  if (object.apiVersion === REPOSITORY_API && object.kind === 'Repository') return 'repository';
+  if (object.apiVersion === PACKAGE_VARIANT_API && object.kind === 'PackageVariant') return 'variant';
+  if (object.apiVersion === PACKAGE_VARIANT_SET_API && object.kind === 'PackageVariantSet') return 'variant-set';
+  return 'other';
+}
+
+const VALIDATORS = { repository: validators.repository, variant: validators.packageVariant, 'variant-set': validators.packageVariantSet } as const;
+const LABELS = { repository: 'Repository', variant: 'PackageVariant', 'variant-set': 'PackageVariantSet' } as const;
+
+/** Reads every object of the files and directories named; throws InputError naming each problem. */
+export function readSyncInputs(paths: readonly string[]): SyncInputs {
+  if (paths.length === 0) throw new InputError('name the files or directories that hold the Repository, PackageVariant and PackageVariantSet objects');
+  const problems: string[] = [];
+  const found: { kind: Kind; input: InputObject }[] = [];
+  for (const file of inputFiles(paths)) {
+    const lineCounter = new LineCounter();
+    let docs: Document.Parsed[];
+    try {
+      docs = parseAllDocuments(readFileSync(file, 'utf8'), { lineCounter }) as Document.Parsed[];
+    } catch (error) {
+      problems.push(`${file}: ${(error as Error).message}`);
+      continue;
+    }
+    docs.forEach((doc, index) => {
+      const where = docs.length > 1 ? `${file} (document ${index + 1})` : file;
+      if (doc.errors.length) {
+        problems.push(`${where}: not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+        return;
+      }
+      const data: unknown = doc.toJS();
+      if (data === null || data === undefined) return;
+      if (!isObject(data)) {
+        problems.push(`${where}: not a KRM object (a map with apiVersion, kind and metadata.name)`);
+        return;
+      }
+      const objects = data.apiVersion === 'v1' && data.kind === 'List' && Array.isArray(data.items) ? data.items.map((item, i) => ({ item, prefix: ['items', i] as (string | number)[] })) : [{ item: data as unknown, prefix: [] as (string | number)[] }];
+      for (const { item, prefix } of objects) {
+        const at = prefix.length ? `${where}, items[${prefix[1]}]` : where;
+        if (!isObject(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || !isObject(item.metadata) || typeof item.metadata.name !== 'string' || item.metadata.name === '') {
+          problems.push(`${at}: not a KRM object (a map with apiVersion, kind and metadata.name)`);
+          continue;
+        }
+        const object = item as ConfigObject;
+        const kind = kindOf(object);
+        if (kind !== 'other') {
+          const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, file: { path: file } };
+          const issues = validate(VALIDATORS[kind], object, `${LABELS[kind]} ${object.metadata.name}`, location);
+          if (issues.length) {
+            problems.push(...issues.map((issue) => `${file}: ${issue.message}`));
+            continue;
+          }
+        }
+        found.push({ kind, input: { object, where: at } });
+      }
+    });
+  }
+  if (problems.length) throw new InputError(problems.join('\n'));
+  const of = (kind: Kind) => found.filter((f) => f.kind === kind).map((f) => f.input);
+  return { repositories: of('repository'), variants: of('variant'), variantSets: of('variant-set'), objects: found.filter((f) => f.kind === 'repository' || f.kind === 'other').map((f) => f.input) };
+}

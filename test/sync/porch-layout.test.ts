@@ -1,0 +1,59 @@
+/** Porch's names and commit annotations (porch-lifecycle.md §7), as sync writes and reads them. */
+import { annotatedMessage, readAnnotations, MESSAGES } from '../../src/sync/porch-commits';
+import { nextVariantWorkspace, packageRevisionName, readPorchRef, revisionOfRef } from '../../src/sync/porch-refs';
+
+describe('Porch names', () => {
+  it('numbers a new variant workspace one past the largest packagevariant-N, other suffixes counting as 0', () => {
+    expect(nextVariantWorkspace([])).toBe('packagevariant-1');
+    expect(nextVariantWorkspace(['v1', 'main', 'packagevariant-1', 'packagevariant-7', 'packagevariant-3'])).toBe('packagevariant-8');
+    expect(nextVariantWorkspace(['packagevariant-x', 'packagevariant-'])).toBe('packagevariant-1');
+    expect(nextVariantWorkspace(['packagevariant-02'])).toBe('packagevariant-3');
+  });
+
+  it('reads a revision number from a ref as Revision2Int does', () => {
+    expect(revisionOfRef('app/v3')).toBe(3);
+    expect(revisionOfRef('a/b/12')).toBe(12);
+    expect(revisionOfRef('app/v2.0.0')).toBe(-1);
+    expect(revisionOfRef('main')).toBe(-1);
+    expect(revisionOfRef('drafts/app/packagevariant-1')).toBe(-1);
+  });
+
+  it('names a PackageRevision as porchctl shows it', () => {
+    expect(packageRevisionName('edge1', 'app', 'packagevariant-1')).toBe('edge1.app.packagevariant-1');
+    expect(packageRevisionName('catalog', 'apps/web/app', 'v3')).toBe('catalog.apps.web.app.v3');
+  });
+
+  it('reads refs as Porch lists package revisions, within the Repository directory', () => {
+    expect(readPorchRef('refs/heads/drafts/app/packagevariant-2', '')).toEqual({ kind: 'draft', pkgpath: 'app', workspace: 'packagevariant-2' });
+    expect(readPorchRef('refs/heads/proposed/a/b/ws', '')).toEqual({ kind: 'proposed', pkgpath: 'a/b', workspace: 'ws' });
+    expect(readPorchRef('refs/heads/deletionProposed/app/v4', '')).toEqual({ kind: 'deletion-proposed', pkgpath: 'app', revision: 4 });
+    expect(readPorchRef('refs/tags/app/v1', '')).toEqual({ kind: 'tag', pkgpath: 'app', version: 'v1' });
+    expect(readPorchRef('refs/tags/v1.0', '')).toBeUndefined();
+    expect(readPorchRef('refs/heads/main', '')).toBeUndefined();
+    expect(readPorchRef('refs/tags/other/app/v1', 'pkgs')).toBeUndefined();
+    expect(readPorchRef('refs/tags/pkgs/app/v1', 'pkgs')).toEqual({ kind: 'tag', pkgpath: 'pkgs/app', version: 'v1' });
+    expect(readPorchRef('refs/heads/drafts/app', '')).toBeUndefined();
+  });
+});
+
+describe('the kpt: annotation', () => {
+  it('ends a message as Porch writes it, keys in Go struct order, Go escapes', () => {
+    const message = annotatedMessage(MESSAGES.clone, {
+      package: 'app',
+      workspaceName: 'packagevariant-1',
+      revision: '0',
+      task: { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: 'catalog.app.v1' } } } },
+    });
+    expect(message).toBe(
+      'Creating new revision by cloning\n\nkpt:{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":{"type":"clone","clone":{"upstreamRef":{"upstreamRef":{"name":"catalog.app.v1"}}}}}\n',
+    );
+    expect(annotatedMessage('m', { package: 'a<&>', workspaceName: 'w\u2028', revision: '2' })).toBe('m\n\nkpt:{"package":"a\\u003c\\u0026\\u003e","workspaceName":"w\\u2028","revision":"2"}\n');
+  });
+
+  it('reads back what it writes, and passes over lines that are no annotation', () => {
+    const task = { type: 'upgrade', upgrade: { oldUpstreamRef: { name: 'c.app.v1' }, newUpstreamRef: { name: 'c.app.v2' }, localPackageRevisionRef: { name: 'e.app.packagevariant-1' }, strategy: 'resource-merge' } } as const;
+    const message = annotatedMessage(MESSAGES.upgrade, { package: 'app', workspaceName: 'packagevariant-2', revision: '0', task });
+    expect(readAnnotations(message)).toEqual([{ package: 'app', workspaceName: 'packagevariant-2', revision: '0', task }]);
+    expect(readAnnotations('x\n  kpt:{"package":"p","revision":"3"}\nkpt: not json\nkpt:[1]\n')).toEqual([{ package: 'p', workspaceName: '', revision: '3' }]);
+  });
+});
