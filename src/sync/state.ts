@@ -1,0 +1,63 @@
+/**
+ * What a downstream repository holds for one package, as Porch would list it (porch-lifecycle.md
+ * §7.3), with what sync reads from each revision's root Kptfile: its owner and deletion policy, and
+ * the upstream revision it records.
+ */
+import type { DeletionPolicy } from './ownership';
+
+export type Lifecycle = 'draft' | 'proposed' | 'published';
+
+/** The upstream a package's Kptfile records in `upstreamLock.git`. */
+export interface RecordedLock {
+  readonly repo: string;
+  readonly directory: string;
+  readonly ref: string;
+  readonly commit: string;
+}
+
+/** What sync reads from a revision's root Kptfile (all of it from the repository: untrusted, only compared). */
+export interface KptfileFacts {
+  readonly owner?: string;
+  readonly deletionPolicy?: DeletionPolicy;
+  readonly lock?: RecordedLock;
+}
+
+export interface RevisionState {
+  readonly lifecycle: Lifecycle;
+  readonly workspace: string;
+  /** Porch's revision number: a published revision's `v<N>`; 0 for a draft or proposal. */
+  readonly revision: number;
+  /** The full ref that holds it: `refs/heads/drafts/...`, `refs/heads/proposed/...`, `refs/tags/<pkg>/v<N>`. */
+  readonly ref: string;
+  readonly commit: string;
+  /** A published revision whose deletion is proposed (`deletionProposed/<pkg>/v<N>` exists). */
+  readonly deletionProposed: boolean;
+  /** Undefined when the revision has no readable root Kptfile. */
+  readonly kptfile?: KptfileFacts;
+}
+
+export interface PackageState {
+  /** The package's path in the repository, the Repository's directory included. */
+  readonly pkgpath: string;
+  readonly revisions: readonly RevisionState[];
+  /** The package is on the Repository's branch (Porch's placeholder revision). */
+  readonly onBranch: boolean;
+}
+
+/** The owned drafts and proposals, newest workspace first. */
+export function unpublished(state: PackageState): RevisionState[] {
+  return state.revisions.filter((r) => r.lifecycle !== 'published').sort((a, b) => workspaceOrder(b.workspace) - workspaceOrder(a.workspace) || (b.workspace < a.workspace ? -1 : 1));
+}
+
+/** The published revision with the highest number. */
+export function latestPublished(state: PackageState): RevisionState | undefined {
+  let latest: RevisionState | undefined;
+  for (const r of state.revisions) if (r.lifecycle === 'published' && r.revision > 0 && (!latest || r.revision > latest.revision)) latest = r;
+  return latest;
+}
+
+/** `packagevariant-12` sorts after `packagevariant-9`; other names by text. */
+function workspaceOrder(workspace: string): number {
+  const n = /-(\d{1,9})$/.exec(workspace);
+  return n ? Number(n[1]) : 0;
+}
