@@ -1,0 +1,50 @@
+/** Upstream resolution (issue 21): revision numbers, tag names, workspaces from approval annotations. */
+import { annotatedMessage, readAnnotations } from '../../src/sync/porch-commits';
+import type { SyncRepository } from '../../src/sync/repositories';
+import { resolveUpstream, type TagListing } from '../../src/sync/upstream';
+
+const CATALOG: SyncRepository = { name: 'catalog', namespace: 'default', labels: {}, url: '/git/catalog.git', branch: 'main', directory: 'pkgs', deployment: false, where: 'repos.yaml' };
+const sha = (c: string) => c.repeat(40);
+const approval = (ws: string, n: number) => annotatedMessage(`Approving package revision pkgs/app/${n}`, { package: 'pkgs/app', workspaceName: ws, revision: String(n) });
+
+const listing: TagListing = {
+  tags: new Map([
+    ['pkgs/app/v1', sha('1')],
+    ['pkgs/app/v2', sha('2')],
+    ['pkgs/app/stable', sha('2')],
+    ['pkgs/app/v3', sha('3')],
+    ['pkgs/other/v1', sha('4')],
+  ]),
+  annotations: (commit) => readAnnotations({ [sha('1')]: approval('first', 1), [sha('2')]: approval('second', 2), [sha('3')]: 'plain message\n' }[commit] ?? ''),
+};
+
+describe('resolveUpstream', () => {
+  it('takes a revision number to its tag, with the workspace its approval names', () => {
+    expect(resolveUpstream({ repo: 'catalog', package: 'app', revision: 2 }, CATALOG, listing, 'PackageVariant a')).toMatchObject({
+      ref: 'pkgs/app/v2',
+      commit: sha('2'),
+      workspace: 'second',
+      revision: 2,
+      pkgpath: 'pkgs/app',
+      name: 'catalog.app.second',
+    });
+  });
+
+  it('takes a revision name to the tag of that name (a floating tag), and a workspace to the revision approved under it', () => {
+    expect(resolveUpstream({ package: 'app', revision: 'stable' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/stable', commit: sha('2'), revision: -1 });
+    expect(resolveUpstream({ package: 'app', workspaceName: 'first' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/v1', revision: 1, workspace: 'first' });
+  });
+
+  it('falls back to the tag named after the workspace, where no approval names it', () => {
+    expect(resolveUpstream({ package: 'app', workspaceName: 'v3' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/v3', workspace: 'v3', revision: 3 });
+  });
+
+  it('names the variant when no revision is asked for, or none is published', () => {
+    expect(() => resolveUpstream({ repo: 'catalog', package: 'app' }, CATALOG, listing, 'PackageVariant default/a')).toThrow(
+      'PackageVariant default/a: spec.upstream names no published revision: give spec.upstream.revision (a number or a tag name) or spec.upstream.workspaceName',
+    );
+    expect(() => resolveUpstream({ package: 'app', revision: 9 }, CATALOG, listing, 'PackageVariant default/a')).toThrow(
+      'PackageVariant default/a: Repository catalog has no published revision 9 of package app (no tag pkgs/app/v9 in /git/catalog.git)',
+    );
+  });
+});
