@@ -1,0 +1,106 @@
+/**
+ * The content of what sync writes for one downstream, commit by commit, computed in memory
+ * (porch-lifecycle.md §11.6): a first commit that says where the revision comes from (a clone, an
+ * upgrade's three-way merge, a copy of the published revision), then, when the variant's
+ * mutations and the render change anything, a `Rendering package` commit. A package whose
+ * mutations do not settle (mutate, render, mutate again differs) is never written: each run would
+ * add another commit, as Porch's controller does (kpt #3877).
+ */
+import type { ConfigObject } from '../config/function-config';
+import { hasError, type Result } from '../krm/results';
+import { hasPipeline } from '../disk/kpt-render';
+import { updateTree } from '../merge/package/update-tree';
+import type { PackageTree } from '../package/tree';
+import { clonePackage, type CloneFacts, type UpstreamLock } from './clone';
+import { mutatePackage, packagesDiffer } from './mutate';
+import { MESSAGES, type PorchTask } from './porch-commits';
+
+export interface DraftCommit {
+  readonly message: string;
+  readonly task: PorchTask;
+  readonly tree: PackageTree;
+}
+
+export type DraftOutcome =
+  /** Commits to add, in order; `base` is what the first derives from, for a diff. */
+  | { readonly kind: 'commits'; readonly commits: readonly DraftCommit[]; readonly base: PackageTree; readonly results: readonly Result[] }
+  | { readonly kind: 'unchanged'; readonly results: readonly Result[] }
+  | { readonly kind: 'not-converging'; readonly results: readonly Result[] }
+  | { readonly kind: 'failed'; readonly results: readonly Result[] };
+
+export interface Mutations {
+  readonly variant: ConfigObject;
+  /** The objects standing in for the cluster: injection sources. */
+  readonly candidates: readonly ConfigObject[];
+  /** kpt fn render, or undefined with --no-render. */
+  readonly render?: (tree: PackageTree) => Promise<PackageTree>;
+}
+
+const RENDER_TASK: PorchTask = { type: 'render' };
+
+interface Finished {
+  readonly tree: PackageTree;
+  readonly results: readonly Result[];
+  readonly converges: boolean;
+}
+
+/** The variant's mutations and the render; whether mutating the result again leaves it as it is. */
+async function finish(tree: PackageTree, mutations: Mutations): Promise<Finished> {
+  const mutated = mutatePackage(tree, mutations.variant, mutations.candidates);
+  const rendered = mutations.render && hasPipeline(mutated.tree) ? await mutations.render(mutated.tree) : mutated.tree;
+  const again = mutatePackage(rendered, mutations.variant, mutations.candidates);
+  return { tree: rendered, results: mutated.results, converges: !packagesDiffer(rendered, again.tree) };
+}
+
+/** `first` (when given) then a render commit if the mutations change `start`. */
+async function commitsFrom(start: PackageTree, base: PackageTree, first: DraftCommit | undefined, mutations: Mutations, results: readonly Result[] = []): Promise<DraftOutcome> {
+  const done = await finish(start, mutations);
+  const all = [...results, ...done.results];
+  if (!done.converges) return { kind: 'not-converging', results: all };
+  const commits = [...(first ? [first] : []), ...(packagesDiffer(start, done.tree) ? [{ message: MESSAGES.render, task: RENDER_TASK, tree: done.tree }] : [])];
+  return commits.length === 0 ? { kind: 'unchanged', results: all } : { kind: 'commits', commits, base, results: all };
+}
+
+export function createDraft(upstream: PackageTree, facts: CloneFacts, upstreamName: string, mutations: Mutations): Promise<DraftOutcome> {
+  const cloned = clonePackage(upstream, facts);
+  const task: PorchTask = { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: upstreamName } } } };
+  return commitsFrom(cloned, upstream, { message: MESSAGES.clone, task, tree: cloned }, mutations);
+}
+
+export interface UpgradeSources {
+  readonly published: PackageTree;
+  readonly oldUpstream: PackageTree;
+  readonly newUpstream: PackageTree;
+  readonly lock: UpstreamLock;
+  /** Porch names: the old and new upstream revisions, and the published downstream. */
+  readonly names: { readonly oldUpstream: string; readonly newUpstream: string; readonly published: string };
+}
+
+/** Porch's upgrade task: kpt's resource-merge of the published package with the old and new upstream. */
+export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations): Promise<DraftOutcome> {
+  const { lock } = sources;
+  const merged = updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
+    strategy: 'resource-merge',
+    record: { ref: lock.ref, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
+  });
+  if (hasError(merged.results) || !merged.tree) return { kind: 'failed', results: merged.results };
+  const { names } = sources;
+  const task: PorchTask = {
+    type: 'upgrade',
+    upgrade: { oldUpstreamRef: { name: names.oldUpstream }, newUpstreamRef: { name: names.newUpstream }, localPackageRevisionRef: { name: names.published }, strategy: 'resource-merge' },
+  };
+  return commitsFrom(merged.tree, sources.published, { message: MESSAGES.upgrade, task, tree: merged.tree }, mutations, merged.results);
+}
+
+/** Porch's edit: a copy of the published revision, then the mutations; nothing when they change nothing. */
+export async function editDraft(published: PackageTree, publishedName: string, mutations: Mutations): Promise<DraftOutcome> {
+  const outcome = await commitsFrom(published, published, undefined, mutations);
+  if (outcome.kind !== 'commits') return outcome;
+  const copy: DraftCommit = { message: MESSAGES.edit, task: { type: 'edit', edit: { sourceRef: { name: publishedName } } }, tree: published };
+  return { ...outcome, commits: [copy, ...outcome.commits] };
+}
+
+/** One more render commit on an existing draft, when the mutations change it. */
+export function updateDraft(draft: PackageTree, mutations: Mutations): Promise<DraftOutcome> {
+  return commitsFrom(draft, draft, undefined, mutations);
+}
