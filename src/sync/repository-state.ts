@@ -1,0 +1,127 @@
+/**
+ * A downstream repository's packages read as Porch reads them (porch-lifecycle.md §7.3), from one
+ * listing of its refs: drafts and proposals from their branches, published revisions from their
+ * tags (workspace from the approval commit's annotation), proposed deletions from their branches,
+ * and whether the package is on the Repository's branch; then each revision's root Kptfile, read in
+ * one batch, for its owner and the upstream it records. Everything here comes from the repository:
+ * names are checked by readPorchRef, the Kptfiles' fields are only compared.
+ */
+import { parse } from 'yaml';
+import type { PackageTree } from '../package/tree';
+import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
+import { readAnnotations, type CommitAnnotation } from './porch-commits';
+import { readPorchRef } from './porch-refs';
+import type { SyncRepository } from './repositories';
+import type { KptfileFacts, PackageState, RevisionState } from './state';
+import { tagWorkspace, type TagListing } from './upstream';
+
+/** What sync reads from a repository it fetched; src/git/sync-remote.ts answers it from its cache. */
+export interface RepositoryReader {
+  /** Every ref of the repository, by full name, tags peeled to the commit they name. */
+  readonly refs: ReadonlyMap<string, string>;
+  /** Commit messages, by commit. */
+  messages(commits: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** Files at commits (`commit:path`); undefined where there is none. */
+  files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]>;
+  /** The files below each directory at its commit. */
+  readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]>;
+}
+
+/** A repository's tags and their approval annotations, read once. */
+export async function tagListing(reader: RepositoryReader): Promise<TagListing> {
+  const tags = new Map<string, string>();
+  for (const [ref, commit] of reader.refs) if (ref.startsWith('refs/tags/')) tags.set(ref.slice('refs/tags/'.length), commit);
+  const messages = await reader.messages([...new Set(tags.values())]);
+  const parsed = new Map<string, CommitAnnotation[]>();
+  return {
+    tags,
+    annotations: (commit) => {
+      if (!parsed.has(commit)) parsed.set(commit, readAnnotations(messages.get(commit) ?? ''));
+      return parsed.get(commit)!;
+    },
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The facts of a root Kptfile; undefined when it is not one. */
+export function kptfileFacts(bytes: Buffer | undefined): KptfileFacts | undefined {
+  if (!bytes) return undefined;
+  let data: unknown;
+  try {
+    data = parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(data) || data.kind !== 'Kptfile') return undefined;
+  const annotations = isRecord(data.metadata) && isRecord(data.metadata.annotations) ? data.metadata.annotations : {};
+  const policy = annotations[DELETION_POLICY_ANNOTATION];
+  const lock = isRecord(data.upstreamLock) && isRecord(data.upstreamLock.git) ? data.upstreamLock.git : undefined;
+  return {
+    ...(typeof annotations[OWNER_ANNOTATION] === 'string' ? { owner: annotations[OWNER_ANNOTATION] as string } : {}),
+    ...(policy === 'delete' || policy === 'orphan' ? { deletionPolicy: policy as DeletionPolicy } : {}),
+    ...(lock ? { lock: { repo: text(lock.repo), directory: text(lock.directory), ref: text(lock.ref), commit: text(lock.commit) } } : {}),
+  };
+}
+
+interface Found {
+  lifecycle: RevisionState['lifecycle'];
+  workspace: string;
+  revision: number;
+  ref: string;
+  commit: string;
+  deletionProposed: boolean;
+}
+
+/**
+ * The state of the packages of `repository` at `packages` (paths in the repository), or of every
+ * package that has a revision, with the head of the Repository's branch (undefined when the
+ * branch does not exist).
+ */
+export async function readPackageStates(
+  reader: RepositoryReader,
+  repository: SyncRepository,
+  listing: TagListing,
+  packages: ReadonlySet<string> | 'all',
+): Promise<{ head: string | undefined; states: Map<string, PackageState> }> {
+  const wanted = (pkgpath: string) => packages === 'all' || packages.has(pkgpath);
+  const byPackage = new Map<string, Found[]>();
+  const proposedDeletions = new Set<string>();
+  const add = (pkgpath: string, found: Found) => (byPackage.get(pkgpath) ?? byPackage.set(pkgpath, []).get(pkgpath)!).push(found);
+  for (const [ref, commit] of reader.refs) {
+    const porch = readPorchRef(ref, repository.directory);
+    if (!porch || !wanted(porch.pkgpath)) continue;
+    if (porch.kind === 'deletion-proposed') proposedDeletions.add(`${porch.pkgpath}/v${porch.revision}`);
+    else if (porch.kind === 'tag') {
+      const match = /^v(\d{1,9})$/.exec(porch.version);
+      add(porch.pkgpath, { lifecycle: 'published', workspace: tagWorkspace(listing, porch.pkgpath, `${porch.pkgpath}/${porch.version}`), revision: match ? Number(match[1]) : -1, ref, commit, deletionProposed: false });
+    } else add(porch.pkgpath, { lifecycle: porch.kind, workspace: porch.workspace, revision: 0, ref, commit, deletionProposed: false });
+  }
+  const head = reader.refs.get(`refs/heads/${repository.branch}`);
+  const all = [...byPackage.entries()];
+  const revisions = all.flatMap(([pkgpath, found]) => found.map((f) => ({ pkgpath, f })));
+  // Packages on the branch are looked for too: a package there without a revision is still a package.
+  const onBranchCandidates = [...new Set([...all.map(([pkgpath]) => pkgpath), ...(packages === 'all' ? [] : packages)])];
+  const kptfiles = await reader.files([
+    ...revisions.map(({ pkgpath, f }) => ({ commit: f.commit, path: `${pkgpath}/Kptfile` })),
+    ...(head ? onBranchCandidates.map((pkgpath) => ({ commit: head, path: `${pkgpath}/Kptfile` })) : []),
+  ]);
+  const states = new Map<string, PackageState>();
+  revisions.forEach(({ pkgpath, f }, i) => {
+    const facts = kptfileFacts(kptfiles[i]);
+    // A tag without a Kptfile at its path is a release tag, not a package revision (Porch's listing).
+    if (f.lifecycle === 'published' && facts === undefined && kptfiles[i] === undefined) return;
+    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[], onBranch: false };
+    (state.revisions as RevisionState[]).push({ ...f, deletionProposed: f.lifecycle === 'published' && proposedDeletions.has(`${pkgpath}/v${f.revision}`), ...(facts ? { kptfile: facts } : {}) });
+    states.set(pkgpath, state);
+  });
+  if (head) {
+    onBranchCandidates.forEach((pkgpath, i) => {
+      if (kptfiles[revisions.length + i] === undefined) return;
+      const state = states.get(pkgpath) ?? { pkgpath, revisions: [], onBranch: false };
+      states.set(pkgpath, { ...state, onBranch: true });
+    });
+  }
+  return { head, states };
+}
