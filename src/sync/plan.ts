@@ -1,0 +1,98 @@
+/**
+ * A sync run as data: per downstream, what it does and the refs it writes; per repository, the
+ * commits to make and the refs to move, each with the value it must still have when pushed. The
+ * plan is computed whole before anything is written, printed as it is (`--dry-run`), then carried
+ * out one repository at a time, each in one atomic push.
+ */
+import type { NewCommit } from '../git/fast-import';
+import type { Result } from '../krm/results';
+
+export type Action =
+  | 'create'
+  | 'upgrade'
+  | 'edit'
+  | 'update'
+  | 'propose'
+  | 'publish'
+  | 'unchanged'
+  | 'blocked'
+  | 'conflict'
+  | 'not-converging'
+  | 'invalid';
+
+/** Actions that write. */
+export const CHANGES: ReadonlySet<Action> = new Set(['create', 'upgrade', 'edit', 'update', 'propose', 'publish']);
+/** Actions that need someone to act: a CI job fails on them. */
+export const ATTENTION: ReadonlySet<Action> = new Set(['blocked', 'conflict', 'not-converging', 'invalid']);
+
+export interface PlannedDownstream {
+  /** The downstream Repository's name, '' when the variant names none that was given. */
+  readonly repository: string;
+  readonly pkg: string;
+  /** `PackageVariant <namespace>/<name>`. */
+  readonly variant: string;
+  readonly action: Action;
+  /** Upstream revisions, where it comes from, why it is blocked. */
+  readonly detail: string;
+  /** The refs written, short names (`drafts/app/packagevariant-1`, `main`, `tag app/v1`). */
+  readonly refs: readonly string[];
+  readonly results: readonly Result[];
+  /** With --diff: the new revision against what it derives from, paths relative to the repository. */
+  readonly diff?: string;
+}
+
+/** A ref to move: to a commit (an index into the repository's new commits, or a commit name), or away (null). */
+export interface RefUpdate {
+  readonly ref: string;
+  /** What the ref must still be when pushed; undefined: it must not exist. */
+  readonly expected: string | undefined;
+  readonly target: number | string | null;
+}
+
+export interface RepositoryWrite {
+  /** The Repository, as namespace/name. */
+  readonly repository: string;
+  readonly url: string;
+  readonly commits: readonly NewCommit[];
+  readonly updates: readonly RefUpdate[];
+}
+
+export interface SyncPlan {
+  readonly downstreams: readonly PlannedDownstream[];
+  readonly writes: readonly RepositoryWrite[];
+  /** Problems of variants or sets that make no downstream at all (a set that does not expand). */
+  readonly problems: readonly Result[];
+}
+
+const COLUMN = 11;
+
+/** The plan as printed: one line per downstream, grouped by repository, then a totals line. */
+export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): string {
+  const lines: string[] = [];
+  for (const problem of plan.problems) lines.push(`${problem.severity}: ${problem.message}`);
+  const byRepository = new Map<string, PlannedDownstream[]>();
+  for (const entry of plan.downstreams) (byRepository.get(entry.repository) ?? byRepository.set(entry.repository, []).get(entry.repository)!).push(entry);
+  for (const [repository, entries] of [...byRepository].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    lines.push(repository ? `repository ${repository} (${urls.get(repository) ?? ''})` : 'no repository');
+    for (const entry of [...entries].sort((a, b) => (a.pkg < b.pkg ? -1 : a.pkg > b.pkg ? 1 : 0))) {
+      const refs = entry.refs.length ? ` -> ${entry.refs.join(', ')}` : '';
+      lines.push(`  ${entry.action.padEnd(COLUMN)} ${entry.pkg}  ${entry.detail}${refs}`.trimEnd());
+      for (const result of entry.results) if (result.severity !== 'info') lines.push(`      ${result.severity}: ${result.message}`);
+    }
+  }
+  lines.push(totals(plan.downstreams));
+  return `${lines.join('\n')}\n`;
+}
+
+const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];
+
+export function totals(downstreams: readonly PlannedDownstream[]): string {
+  const counts = ORDER.map((action) => [action, downstreams.filter((d) => d.action === action).length] as const).filter(([action, n]) => n > 0 || action === 'unchanged');
+  return `Plan: ${counts.map(([action, n]) => `${n} ${action}`).join(', ')}.`;
+}
+
+/** 0 nothing to do, 2 changes made or planned, 3 some downstream needs attention (whatever else was done). */
+export function exitCode(plan: SyncPlan): 0 | 2 | 3 {
+  if (plan.problems.some((p) => p.severity === 'error') || plan.downstreams.some((d) => ATTENTION.has(d.action))) return 3;
+  return plan.downstreams.some((d) => CHANGES.has(d.action)) ? 2 : 0;
+}
