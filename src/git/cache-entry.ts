@@ -146,7 +146,7 @@ const LOCKED = /Unable to create '[^']*\.lock': File exists|cannot lock ref|shal
 
 export interface GitInEntry {
   readonly operands?: readonly string[];
-  readonly input?: string;
+  readonly input?: Buffer | string;
   readonly transfer?: boolean;
 }
 

@@ -18,6 +18,8 @@ export interface InputObject {
   readonly object: ConfigObject;
   /** `file`, or `file (document 2)`, or `file (document 2, items[3])`. */
   readonly where: string;
+  /** The file it was read from. */
+  readonly file: string;
 }
 
 export interface SyncInputs {
@@ -105,7 +107,7 @@ export function readSyncInputs(paths: readonly string[]): SyncInputs {
             continue;
           }
         }
-        found.push({ kind, input: { object, where: at } });
+        found.push({ kind, input: { object, where: at, file } });
       }
     });
   }

@@ -3,6 +3,7 @@
  * its packages live on, and whether it is a deployment repository. Their fields come from files a
  * user may not have written, so names that would reach git or a path are checked here, once.
  */
+import { dirname, resolve } from 'node:path';
 import type { InputObject } from './inputs';
 
 export interface SyncRepository {
@@ -16,6 +17,8 @@ export interface SyncRepository {
   readonly directory: string;
   readonly deployment: boolean;
   readonly where: string;
+  /** The directory a relative `spec.git.repo` is taken from: the one of the file it was read from. */
+  readonly base: string;
 }
 
 export class RepositoryObjectError extends Error {}
@@ -28,7 +31,7 @@ const SEGMENT = /^(?!\.{1,2}$)(?!\.git$)[^\u0000-\u001f\u007f/\\]+$/i;
 export const namespaceOf = (object: { metadata: { namespace?: string } }): string => object.metadata.namespace || 'default';
 export const repositoryKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
-function readRepository({ object, where }: InputObject): SyncRepository {
+function readRepository({ object, where, file }: InputObject): SyncRepository {
   const spec = (object.spec ?? {}) as { type?: string; deployment?: boolean; git?: { repo?: string; branch?: string; directory?: string } };
   const name = object.metadata.name;
   const at = `Repository ${name} (${where})`;
@@ -49,6 +52,7 @@ function readRepository({ object, where }: InputObject): SyncRepository {
     directory,
     deployment: spec.deployment === true,
     where,
+    base: dirname(resolve(file)),
   };
 }
 

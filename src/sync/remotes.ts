@@ -1,0 +1,36 @@
+/**
+ * The repositories of a sync, from git: each Repository's `spec.git.repo` checked as every
+ * repository from data is (git/remote-url.ts: git's own transports only, nothing git could take
+ * for an option; a relative path taken from the directory of the file that holds the Repository),
+ * fetched whole into its cache entry, and its failures named after the Repository.
+ */
+import { CachedRemote } from '../git/cached-remote';
+import type { CacheOptions } from '../git/cache-entry';
+import { locateRepository, RepositoryError } from '../git/remote-url';
+import { GitError } from '../git/run-git';
+import type { SyncRepository } from './repositories';
+import { RepositoryAccessError, type RemoteRepository } from './run';
+
+async function named<T>(repository: SyncRepository, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof GitError || error instanceof RepositoryError) throw new RepositoryAccessError(`Repository ${repository.name} (${repository.where}): ${error.message}`);
+    throw error;
+  }
+}
+
+export function gitRemotes(options: CacheOptions): (repository: SyncRepository) => Promise<RemoteRepository> {
+  return (repository) =>
+    named(repository, async () => {
+      const remote = await CachedRemote.open(repository.url, locateRepository(repository.url, repository.base), options);
+      return {
+        refs: remote.refs,
+        messages: (commits) => named(repository, () => remote.messages(commits)),
+        files: (specs) => named(repository, () => remote.files(specs)),
+        readTrees: (versions) => named(repository, () => remote.readTrees(versions)),
+        write: (commits) => named(repository, () => remote.write(commits)),
+        push: (moves) => named(repository, () => remote.push(moves)),
+      };
+    });
+}
