@@ -9,6 +9,7 @@ import { gitRemotes } from '../../src/sync/remotes';
 import { planSync, writePlan, type SyncSettings } from '../../src/sync/run';
 import { configMap, kptfile } from '../pkg/trees';
 import { discoverRevisions } from './porch-discovery';
+import { git } from '../pkg/git-repos';
 import { emptyRepository, GIT_ENV, messageOf, parentsOf, publish, refsOf, show } from './porch-repos';
 
 let dir: string;
@@ -83,5 +84,76 @@ describe('sync creates drafts', () => {
       expect.objectContaining({ name: 'edge1.app.main', lifecycle: 'Published', revision: -1 }),
       expect.objectContaining({ name: 'edge1.app.packagevariant-1', lifecycle: 'Published', revision: 1, firstTask: 'clone' }),
     ]);
+  });
+});
+
+/** A human's edit of a published downstream, as Porch records one: a revision copied, changed and approved. */
+function publishEdit(edge: string, revision: number, workspace: string, edit: (files: Map<string, string>) => void): void {
+  const base = git(['--git-dir', repo(edge), 'rev-parse', `refs/tags/app/v${revision - 1}`]);
+  const files = new Map<string, string>();
+  for (const path of git(['--git-dir', repo(edge), 'ls-tree', '-r', '--name-only', base, 'app/']).split('\n')) files.set(path.slice('app/'.length), show(repo(edge), `${base}:${path}`) + '\n');
+  edit(files);
+  publish(repo(edge), 'app', revision, Object.fromEntries(files), workspace);
+}
+
+describe('sync upgrades and stops where Porch stops', () => {
+  /** The inputs with the set's upstream moved to another workspace. */
+  const withUpstream = (workspace: string) => {
+    const read = inputs();
+    const set = read.variantSets[0]!.object as unknown as { spec: { upstream: { workspaceName: string } } };
+    set.spec.upstream.workspaceName = workspace;
+    return read;
+  };
+
+  it('merges the new upstream into the latest published revision, keeping a local edit', async () => {
+    const first = await planSync(inputs(), settings({ lifecycle: 'published' }));
+    await writePlan(first.plan, first.remotes);
+    publishEdit('edge1', 2, 'manual-1', (files) => files.set('cm.yaml', files.get('cm.yaml')!.replace('  name: cm\n', '  name: cm\n  labels:\n    team: a\n')));
+    publish(repo('catalog'), 'app', 2, {
+      Kptfile: kptfile('app'),
+      'cm.yaml': configMap('cm', { x: '2' }),
+      'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: 1\n',
+    });
+    const { plan, urls, remotes } = await planSync(withUpstream('v2'), settings());
+    const text = planText(plan, urls);
+    expect(text).toMatch(/upgrade +app +app\/v1 -> app\/v2 from edge1\.app\.manual-1 \(v2\) -> drafts\/app\/packagevariant-2/);
+    expect(text).toMatch(/upgrade +app +app\/v1 -> app\/v2 from edge2\.app\.packagevariant-1 \(v1\) -> drafts\/app\/packagevariant-2/);
+    expect(await writePlan(plan, remotes)).toEqual([]);
+    const draft = /refs\/heads\/drafts\/app\/packagevariant-2 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    const cm = show(repo('edge1'), `${draft}:app/cm.yaml`);
+    expect(cm).toContain('x: "2"');
+    expect(cm).toContain('team: a');
+    expect(show(repo('edge1'), `${draft}:app/deploy.yaml`)).toContain('kind: Deployment');
+    expect(show(repo('edge1'), `${draft}:app/Kptfile`)).toMatch(/upstreamLock:\n  type: git\n  git:\n(.*\n)*    ref: app\/v2\n/);
+    const upgrade = git(['--git-dir', repo('edge1'), 'log', '--format=%B', draft]).split('\n').find((line) => line.includes('"type":"upgrade"'))!;
+    expect(JSON.parse(upgrade.slice(4)).task).toEqual({
+      type: 'upgrade',
+      upgrade: { oldUpstreamRef: { name: 'catalog.app.v1' }, newUpstreamRef: { name: 'catalog.app.v2' }, localPackageRevisionRef: { name: 'edge1.app.manual-1' }, strategy: 'resource-merge' },
+    });
+  });
+
+  it('is blocked by an owned draft when the upstream moves, and writes nothing', async () => {
+    const first = await planSync(inputs(), settings());
+    await writePlan(first.plan, first.remotes);
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
+    const before = [refsOf(repo('edge1')), refsOf(repo('edge2'))];
+    const { plan } = await planSync(withUpstream('v2'), settings());
+    expect(plan.downstreams.map((d) => [d.action, d.detail])).toEqual([
+      ['blocked', 'draft packagevariant-1 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade'],
+      ['blocked', 'draft packagevariant-1 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade'],
+    ]);
+    expect(plan.writes).toEqual([]);
+    expect([refsOf(repo('edge1')), refsOf(repo('edge2'))]).toEqual(before);
+  });
+
+  it('leaves a repository whose refs moved between fetch and push as the other writer left it', async () => {
+    const { plan, remotes } = await planSync(inputs(), settings({ lifecycle: 'published' }));
+    const raced = publish(repo('edge1'), 'other', 1, { Kptfile: kptfile('other') });
+    const racedRefs = refsOf(repo('edge1'));
+    const failures = await writePlan(plan, remotes);
+    expect(failures).toEqual([expect.stringMatching(/^Repository edge1 .*: the refs of \.\/edge1\.git moved since sync read them \(someone else pushed\): nothing was pushed there; run sync again$/)]);
+    expect(refsOf(repo('edge1'))).toBe(racedRefs);
+    expect(racedRefs).toContain(`refs/heads/main ${raced}`);
+    expect(refsOf(repo('edge2'))).toMatch(/refs\/tags\/app\/v1/);
   });
 });
