@@ -7,6 +7,7 @@ import type { ConfigObject } from '../config/function-config';
 import { planDiff } from '../disk/plan-diff';
 import { planUpdate } from '../disk/plan';
 import type { NewCommit } from '../git/fast-import';
+import { isFullSha } from '../git/repo-cache';
 import { FunctionError, type Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
 import { CloneError, type UpstreamLock } from './clone';
@@ -44,6 +45,21 @@ export class RepositoryAccessError extends Error {}
 interface Opened {
   readonly remote: RemoteRepository;
   readonly listing: TagListing;
+  /** A package at a commit, read once however many downstreams derive from it. */
+  tree(commit: string, directory: string): Promise<PackageTree>;
+}
+
+function opened(remote: RemoteRepository, listing: TagListing): Opened {
+  const trees = new Map<string, Promise<PackageTree>>();
+  return {
+    remote,
+    listing,
+    tree: (commit, directory) => {
+      const key = `${commit}:${directory}`;
+      if (!trees.has(key)) trees.set(key, remote.readTrees([{ commit, directory }]).then(([tree]) => tree!));
+      return trees.get(key)!;
+    },
+  };
 }
 
 class Repositories {
@@ -56,7 +72,7 @@ class Repositories {
     if (!this.opened.has(key)) {
       this.opened.set(
         key,
-        this.settings.open(repository).then(async (remote) => ({ remote, listing: await tagListing(remote) })),
+        this.settings.open(repository).then(async (remote) => opened(remote, await tagListing(remote))),
       );
     }
     return this.opened.get(key)!;
@@ -262,25 +278,25 @@ async function planDownstream(
   try {
     switch (decision.kind) {
       case 'create': {
-        const [upstreamTree] = await upstreamSide.remote.readTrees([{ commit: upstream.commit, directory: upstream.pkgpath }]);
-        const outcome = await createDraft(upstreamTree!, { packagePath: d.pkg, lock: lockOf(upstream), ownership: { owner: d.owner, deletionPolicy: d.deletionPolicy }, deployment: d.repository.deployment }, upstream.name, mutations);
+        const upstreamTree = await upstreamSide.tree(upstream.commit, upstream.pkgpath);
+        const outcome = await createDraft(upstreamTree, { packagePath: d.pkg, lock: lockOf(upstream), ownership: { owner: d.owner, deletionPolicy: d.deletionPolicy }, deployment: d.repository.deployment }, upstream.name, mutations);
         return newDraft(d, 'create', `${upstream.repository.name}/${upstream.packageName} ${upstream.workspace} (${upstream.name})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, undefined);
       }
       case 'upgrade': {
         const from = decision.from;
         const lock = from.kptfile!.lock!;
+        // The commit comes from the package: only a commit name is looked up, and only for this package's path upstream.
+        if (!isFullSha(lock.commit)) return none('invalid', `${publishedNameOf(d, from)} records upstreamLock.git.commit ${JSON.stringify(lock.commit)}, which is no commit name: the upstream revision it was made from is unknown`);
         const [published] = await remote.readTrees([{ commit: from.commit, directory: d.pkgpath }]);
-        const [oldUpstream, newUpstream] = await upstreamSide.remote.readTrees([
-          { commit: lock.commit, directory: lock.directory.replace(/^\/+|\/+$/g, '') },
-          { commit: upstream.commit, directory: upstream.pkgpath },
-        ]);
+        const oldUpstream = await upstreamSide.tree(lock.commit, upstream.pkgpath);
+        const newUpstream = await upstreamSide.tree(upstream.commit, upstream.pkgpath);
         const oldWorkspace = upstreamSide.listing.tags.has(lock.ref) ? tagWorkspace(upstreamSide.listing, upstream.pkgpath, lock.ref) : lock.ref.slice(lock.ref.lastIndexOf('/') + 1);
-        const publishedName = packageRevisionName(d.repository.name, d.pkg, from.workspace);
+        const publishedName = publishedNameOf(d, from);
         const outcome = await upgradeDraft(
           {
             published: published!,
-            oldUpstream: oldUpstream!,
-            newUpstream: newUpstream!,
+            oldUpstream,
+            newUpstream,
             lock: lockOf(upstream),
             names: { oldUpstream: packageRevisionName(upstream.repository.name, upstream.packageName, oldWorkspace), newUpstream: upstream.name, published: publishedName },
           },
@@ -311,6 +327,8 @@ async function planDownstream(
     throw error;
   }
 }
+
+const publishedNameOf = (d: DesiredDownstream, revision: RevisionState): string => packageRevisionName(d.repository.name, d.pkg, revision.workspace);
 
 function settled(d: DesiredDownstream, outcome: DraftOutcome): Written | undefined {
   if (outcome.kind === 'not-converging') return { entry: entryOf(d, 'not-converging', 'mutating the rendered package changes it again: the variant and the pipeline undo each other; nothing is written', outcome.results), commits: [], updates: [] };
