@@ -4,7 +4,8 @@ import { failureResourceList } from '../krm/resource-list';
 import { errorResult } from '../krm/results';
 import { streamKrmFunction } from '../krm/run';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
-import { UPDATE_USAGE, USAGE, VERSION } from './usage';
+import { checkSyncArguments, runSyncCommand, type SyncArguments } from './sync';
+import { SYNC_USAGE, UPDATE_USAGE, USAGE, VERSION } from './usage';
 
 /** A short error and where help is, as git and kpt answer a wrong command line. */
 function usageError(message: string, command = ''): number {
@@ -57,11 +58,57 @@ function runUpdate(args: readonly string[]): number | Promise<number> {
   return runUpdateCommand(options);
 }
 
+const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout'> = {
+  '--lifecycle': 'lifecycle',
+  '--image-pull-policy': 'imagePullPolicy',
+  '--git-timeout': 'gitTimeout',
+  '--git-stall-timeout': 'gitStallTimeout',
+};
+
+const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec'> = {
+  '--dry-run': 'dryRun',
+  '--diff': 'diff',
+  '--no-render': 'noRender',
+  '--allow-exec': 'allowExec',
+};
+
+function runSync(args: readonly string[]): number | Promise<number> {
+  const options: SyncArguments = { paths: [] };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const key = SYNC_FLAGS[flag];
+    const switched = SYNC_SWITCHES[arg];
+    if (isHelp(arg)) {
+      writeAll(1, SYNC_USAGE);
+      return 0;
+    } else if (switched) {
+      options[switched] = true;
+    } else if (key) {
+      const value = inline ?? args[(i += 1)];
+      if (value === undefined) return usageError(`${flag} needs a value`, 'sync');
+      options[key] = value;
+    } else if (arg === '--') {
+      options.paths.push(...args.slice(i + 1));
+      break;
+    } else if (!arg.startsWith('-')) {
+      options.paths.push(arg);
+    } else {
+      return usageError(`unknown flag ${arg}`, 'sync');
+    }
+  }
+  const problem = checkSyncArguments(options);
+  if (problem) return usageError(problem, 'sync');
+  return runSyncCommand(options);
+}
+
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
 export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number | Promise<number> {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
+  if (first === 'sync') return runSync(argv.slice(1));
   if (first === 'help' && argv[1] === 'update') return runUpdate(['--help']);
+  if (first === 'help' && argv[1] === 'sync') return runSync(['--help']);
   if (first === 'help' || (first !== undefined && isHelp(first))) {
     writeAll(1, USAGE);
     return 0;

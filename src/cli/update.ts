@@ -11,12 +11,13 @@ import { planDiff } from '../disk/plan-diff';
 import { WriteError } from '../disk/plan-writer';
 import { LockError } from '../disk/safe-write/lock';
 import { RecoveryError } from '../disk/safe-write/recovery';
-import { DEFAULT_TIMEOUTS, type GitTimeouts } from '../git/run-git';
-import { inertLine, quotePath } from '../package/path-text';
+import type { GitTimeouts } from '../git/run-git';
+import { quotePath } from '../package/path-text';
 import { updateFromDirectories } from '../update/update';
 import type { UpdateOutcome } from '../update/locked-update';
+import { gitTimeouts } from './git-options';
+import { Report } from './report';
 import { formatResult } from './results-text';
-import { writeAll } from './stdio';
 
 export interface UpdateArguments {
   /** PKG[@REF] in git mode, LOCAL_DIR in directory mode. */
@@ -44,26 +45,6 @@ const CONFLICTS: readonly string[] = ['upstream-wins', 'error'];
 
 const isGitMode = (args: UpdateArguments) => args.origin === undefined && args.upstream === undefined;
 
-/** A number of seconds, from the command line or the environment, as milliseconds; undefined when it is not one. */
-function milliseconds(text: string): number | undefined {
-  const value = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
-  return value > 0 && value <= 86_400 ? Math.round(value * 1000) : undefined;
-}
-
-/** The time bounds of git: the command line's, else the environment's, else the defaults; or what is wrong with one. */
-export function gitTimeouts(args: UpdateArguments, env: NodeJS.ProcessEnv): GitTimeouts | string {
-  const pick = (flag: string, given: string | undefined, variable: string, fallback: number): number | string => {
-    const [text, from] = given !== undefined ? [given, flag] : [env[variable], variable];
-    if (text === undefined || text === '') return fallback;
-    return milliseconds(text) ?? `${from} must be a number of seconds (more than 0, at most a day), not ${JSON.stringify(text)}`;
-  };
-  const totalMs = pick('--git-timeout', args.gitTimeout, 'PACKAGE_VARIANT_GIT_TIMEOUT', DEFAULT_TIMEOUTS.totalMs);
-  const stallMs = pick('--git-stall-timeout', args.gitStallTimeout, 'PACKAGE_VARIANT_GIT_STALL_TIMEOUT', DEFAULT_TIMEOUTS.stallMs);
-  if (typeof totalMs === 'string') return totalMs;
-  if (typeof stallMs === 'string') return stallMs;
-  return { totalMs, stallMs };
-}
-
 /** A usage problem in the arguments, or undefined. */
 export function checkUpdateArguments(args: UpdateArguments): string | undefined {
   if (args.strategy !== undefined && !STRATEGIES.includes(args.strategy)) return `--strategy must be one of ${STRATEGIES.join(', ')}, not "${args.strategy}"`;
@@ -79,39 +60,6 @@ export function checkUpdateArguments(args: UpdateArguments): string | undefined 
   if (args.allowDirty) return '--allow-dirty goes with git mode (PKG[@REF])';
   if (args.allowLocalUpstreams || args.gitTimeout !== undefined || args.gitStallTimeout !== undefined) return '--allow-local-upstreams, --git-timeout and --git-stall-timeout go with git mode (PKG[@REF])';
   return undefined;
-}
-
-/**
- * What the command prints. A write that fails (a full disk, a closed pipe) is remembered, never
- * thrown: the update goes on or is already done, and the exit code says what became of the package.
- */
-class Report {
-  /** The streams that could not be written, and why. */
-  readonly failed = new Map<1 | 2, string>();
-
-  private write(fd: 1 | 2, text: string): void {
-    if (this.failed.has(fd)) return;
-    try {
-      writeAll(fd, text);
-    } catch (error) {
-      this.failed.set(fd, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
-    }
-  }
-
-  /** One line, made inert: a control character in a name it quotes cannot forge a line or drive the terminal. */
-  line(fd: 1 | 2, text: string): void {
-    this.write(fd, `${inertLine(text)}\n`);
-  }
-
-  /** Text that is already safe (a diff, whose names are quoted as git quotes them). */
-  text(fd: 1 | 2, text: string): void {
-    this.write(fd, text);
-  }
-
-  /** A message on stderr, each of its lines prefixed and made inert. */
-  say = (message: string): void => {
-    for (const line of message.split('\n')) this.line(2, `package-variant update: ${line}`);
-  };
 }
 
 /**
@@ -194,7 +142,7 @@ export const EXIT_UPDATED_UNREPORTED = 3;
  * printed is incomplete (stdout or stderr could not be written).
  */
 export async function runUpdateCommand(args: UpdateArguments): Promise<number> {
-  const report = new Report();
+  const report = new Report('package-variant update');
   let fate: Fate;
   try {
     fate = printOutcome(report, await update(args, report), args);

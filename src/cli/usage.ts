@@ -46,6 +46,44 @@ say why); 2 wrong command-line usage; 3 updated, but what it printed is incomple
 could not be written).
 `;
 
+/** `package-variant sync --help`. */
+export const SYNC_USAGE = `Usage:
+  package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
+                               [--no-render | --allow-exec --image-pull-policy P]
+      Create, upgrade and edit the downstream packages that Porch's PackageVariants and
+      PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
+      the git repositories their Repository objects name, writing the branches, tags and commits
+      Porch writes. The plan is printed first; each repository is then pushed in one atomic push.
+
+Options:
+  --dry-run           print the plan and push nothing
+  --diff              print the plan and each new revision as a unified diff against what it
+                      derives from (paths relative to the repository); push nothing
+  --lifecycle L       what the new revisions become: draft (default, as Porch's controller leaves
+                      them), proposed, or published (approved: a merge commit on the Repository's
+                      branch and the tag <package>/v<N>)
+  --no-render         do not run kpt fn render on the revisions written (the plan says so)
+  --allow-exec        let kpt fn render run the pipeline's exec functions
+  --image-pull-policy P
+                      kpt's image pull policy for the render: Always, IfNotPresent, Never
+  --git-timeout SECONDS
+                      the longest any git process may run (default 600; PACKAGE_VARIANT_GIT_TIMEOUT)
+  --git-stall-timeout SECONDS
+                      the longest a fetch or push may go without a byte from the repository
+                      (default 60; PACKAGE_VARIANT_GIT_STALL_TIMEOUT)
+  -h, --help          show this help
+
+Exit codes: 0 nothing to do; 4 changes made (or planned, with --dry-run or --diff); 5 some
+downstream is blocked, in conflict, invalid or not converging (the plan says which; the others
+were done); 1 an error (a repository that could not be read or pushed is left as it was); 2 wrong
+command-line usage; 3 done, but what it printed is incomplete.
+
+Examples:
+  package-variant sync fleet/ --dry-run
+  package-variant sync fleet/
+  package-variant sync repositories.yaml variants/ --lifecycle published
+`;
+
 export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt package variants current
 
 Usage:
@@ -53,6 +91,8 @@ Usage:
   package-variant update [PKG][@REF] ...
                                   Update a package to a new upstream version, as kpt pkg update does
                                   (package-variant update --help).
+  package-variant sync PATH...    Create, upgrade and edit downstream packages in git as Porch's
+                                  PackageVariant controllers do (package-variant sync --help).
   package-variant --help          Show this help (-h).
   package-variant --version       Print the version.
 

@@ -22,7 +22,15 @@ export interface RenderSettings {
   readonly timeoutMs: number;
 }
 
-export class RenderError extends Error {}
+export class RenderError extends Error {
+  constructor(
+    message: string,
+    /** kpt is not there at all: no render can run, whatever the package. */
+    readonly kptMissing = false,
+  ) {
+    super(message);
+  }
+}
 
 function writeTree(root: string, tree: PackageTree): void {
   for (const dir of [...tree.dirs].sort()) mkdirSync(join(root, dir), { recursive: true });
@@ -74,7 +82,7 @@ function runKpt(args: readonly string[], settings: RenderSettings, about: string
     child.on('error', (error) => {
       clearTimeout(timer);
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new RenderError(missing ? `rendering ${about} needs kpt, which is not on PATH; install kpt, or pass --no-render to write drafts unrendered` : `kpt could not run: ${error.message}`));
+      reject(new RenderError(missing ? `rendering ${about} needs kpt, which is not on PATH; install kpt, or pass --no-render to write drafts unrendered` : `kpt could not run: ${error.message}`, missing));
     });
     child.on('close', (code) => {
       clearTimeout(timer);

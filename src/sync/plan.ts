@@ -91,8 +91,8 @@ export function totals(downstreams: readonly PlannedDownstream[]): string {
   return `Plan: ${counts.map(([action, n]) => `${n} ${action}`).join(', ')}.`;
 }
 
-/** 0 nothing to do, 2 changes made or planned, 3 some downstream needs attention (whatever else was done). */
-export function exitCode(plan: SyncPlan): 0 | 2 | 3 {
-  if (plan.problems.some((p) => p.severity === 'error') || plan.downstreams.some((d) => ATTENTION.has(d.action))) return 3;
-  return plan.downstreams.some((d) => CHANGES.has(d.action)) ? 2 : 0;
+/** What a CI job needs to know of a plan: some downstream needs someone (whatever else was done), else whether anything changes. */
+export function planOutcome(plan: SyncPlan): 'attention' | 'changes' | 'nothing-to-do' {
+  if (plan.problems.some((p) => p.severity === 'error') || plan.downstreams.some((d) => ATTENTION.has(d.action))) return 'attention';
+  return plan.downstreams.some((d) => CHANGES.has(d.action)) ? 'changes' : 'nothing-to-do';
 }

@@ -4,6 +4,7 @@
  * run, each repository written with one atomic push (porch-lifecycle.md §11).
  */
 import type { ConfigObject } from '../config/function-config';
+import { RenderError } from '../disk/kpt-render';
 import { planDiff } from '../disk/plan-diff';
 import { planUpdate } from '../disk/plan';
 import type { NewCommit } from '../git/fast-import';
@@ -323,6 +324,7 @@ async function planDownstream(
     }
   } catch (error) {
     if (error instanceof FunctionError) return none('invalid', `${d.label}: its mutations fail`, error.results);
+    if (error instanceof RenderError && !error.kptMissing) return none('invalid', error.message);
     if (error instanceof CloneError || error instanceof UpstreamError || error instanceof RepositoryAccessError) return none('invalid', error.message);
     throw error;
   }

@@ -4,7 +4,7 @@
  * approval's `kpt:` line, and the tag `<package>/v<N>`), and empty deployment repositories. Fixed
  * identities and dates: the same test makes the same objects.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, GIT_ENV } from '../pkg/git-repos';
@@ -53,3 +53,27 @@ export const messageOf = (repo: string, commit: string): string => git(['--git-d
 export const parentsOf = (repo: string, commit: string): string[] => git(['--git-dir', repo, 'log', '-1', '--format=%P', commit]).split(' ').filter(Boolean);
 
 export { GIT_ENV };
+
+export interface FleetOptions {
+  /** The upstream revision the set asks for, by workspace. */
+  readonly workspace?: string;
+  /** The edge repositories, labelled `tier: edge`. */
+  readonly edges?: readonly string[];
+  /** More of the set's template, indented as its fields. */
+  readonly template?: string;
+}
+
+/**
+ * `fleet.yaml` in `dir`: Repositories for the catalog and the edges (deployment repositories, as
+ * relative paths from the file) and the PackageVariantSet `fleet` that sends `app` to every edge
+ * with `region: eu` in its package context.
+ */
+export function writeFleet(dir: string, { workspace = 'v1', edges = ['edge1', 'edge2'], template = '' }: FleetOptions = {}): string {
+  const file = `${dir}/fleet.yaml`;
+  const repositories = ['catalog', ...edges]
+    .map((name) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\n  labels:\n    tier: ${name === 'catalog' ? 'catalog' : 'edge'}\nspec:\n  type: git\n  deployment: ${name !== 'catalog'}\n  git:\n    repo: ./${name}.git\n`)
+    .join('---\n');
+  const set = `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: fleet\nspec:\n  upstream:\n    repo: catalog\n    package: app\n    workspaceName: ${workspace}\n  targets:\n  - repositorySelector:\n      matchLabels:\n        tier: edge\n    template:\n      packageContext:\n        data:\n          region: eu\n${template}`;
+  writeFileSync(file, `${repositories}---\n${set}`);
+  return file;
+}

@@ -1,5 +1,5 @@
 /** sync end to end on local bare repositories, planned and written through its API (the CLI suite drives the command). */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
@@ -10,20 +10,12 @@ import { planSync, writePlan, type SyncSettings } from '../../src/sync/run';
 import { configMap, kptfile } from '../pkg/trees';
 import { discoverRevisions } from './porch-discovery';
 import { git } from '../pkg/git-repos';
-import { emptyRepository, GIT_ENV, messageOf, parentsOf, publish, refsOf, show } from './porch-repos';
+import { emptyRepository, GIT_ENV, messageOf, parentsOf, publish, refsOf, show, writeFleet } from './porch-repos';
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 
-const inputs = (extra = '') => {
-  const file = join(dir, 'fleet.yaml');
-  const repositories = ['catalog', 'edge1', 'edge2']
-    .map((name) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\n  labels:\n    tier: ${name === 'catalog' ? 'catalog' : 'edge'}\nspec:\n  type: git\n  deployment: ${name !== 'catalog'}\n  git:\n    repo: ./${name}.git\n`)
-    .join('---\n');
-  const set = `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: fleet\nspec:\n  upstream:\n    repo: catalog\n    package: app\n    workspaceName: v1\n  targets:\n  - repositorySelector:\n      matchLabels:\n        tier: edge\n    template:\n      packageContext:\n        data:\n          region: eu\n${extra}`;
-  writeFileSync(file, `${repositories}---\n${set}`);
-  return readSyncInputs([file]);
-};
+const inputs = (workspace = 'v1') => readSyncInputs([writeFleet(dir, { workspace })]);
 
 const settings = (over: Partial<SyncSettings> = {}): SyncSettings => ({
   lifecycle: 'draft',
@@ -97,14 +89,6 @@ function publishEdit(edge: string, revision: number, workspace: string, edit: (f
 }
 
 describe('sync upgrades and stops where Porch stops', () => {
-  /** The inputs with the set's upstream moved to another workspace. */
-  const withUpstream = (workspace: string) => {
-    const read = inputs();
-    const set = read.variantSets[0]!.object as unknown as { spec: { upstream: { workspaceName: string } } };
-    set.spec.upstream.workspaceName = workspace;
-    return read;
-  };
-
   it('merges the new upstream into the latest published revision, keeping a local edit', async () => {
     const first = await planSync(inputs(), settings({ lifecycle: 'published' }));
     await writePlan(first.plan, first.remotes);
@@ -114,7 +98,7 @@ describe('sync upgrades and stops where Porch stops', () => {
       'cm.yaml': configMap('cm', { x: '2' }),
       'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: 1\n',
     });
-    const { plan, urls, remotes } = await planSync(withUpstream('v2'), settings());
+    const { plan, urls, remotes } = await planSync(inputs('v2'), settings());
     const text = planText(plan, urls);
     expect(text).toMatch(/upgrade +app +app\/v1 -> app\/v2 from edge1\.app\.manual-1 \(v2\) -> drafts\/app\/packagevariant-2/);
     expect(text).toMatch(/upgrade +app +app\/v1 -> app\/v2 from edge2\.app\.packagevariant-1 \(v1\) -> drafts\/app\/packagevariant-2/);
@@ -137,7 +121,7 @@ describe('sync upgrades and stops where Porch stops', () => {
     await writePlan(first.plan, first.remotes);
     publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
     const before = [refsOf(repo('edge1')), refsOf(repo('edge2'))];
-    const { plan } = await planSync(withUpstream('v2'), settings());
+    const { plan } = await planSync(inputs('v2'), settings());
     expect(plan.downstreams.map((d) => [d.action, d.detail])).toEqual([
       ['blocked', 'draft packagevariant-1 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade'],
       ['blocked', 'draft packagevariant-1 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade'],

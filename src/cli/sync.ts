@@ -1,0 +1,94 @@
+/**
+ * `package-variant sync PATH...`: the PackageVariant lifecycle over git repositories. Arguments
+ * in; the plan, the diffs and what was pushed printed; the exit code a CI job acts on.
+ */
+import { RenderError, renderWithKpt, type RenderSettings } from '../disk/kpt-render';
+import type { GitTimeouts } from '../git/run-git';
+import { InputError, readSyncInputs } from '../sync/inputs';
+import { planOutcome, planText, type SyncPlan } from '../sync/plan';
+import { gitRemotes } from '../sync/remotes';
+import { RepositoryObjectError } from '../sync/repositories';
+import { planSync, writePlan } from '../sync/run';
+import type { Lifecycle } from '../sync/state';
+import { gitTimeouts } from './git-options';
+import { Report } from './report';
+
+export interface SyncArguments {
+  paths: string[];
+  dryRun?: boolean;
+  diff?: boolean;
+  lifecycle?: string;
+  noRender?: boolean;
+  allowExec?: boolean;
+  imagePullPolicy?: string;
+  gitTimeout?: string;
+  gitStallTimeout?: string;
+}
+
+const LIFECYCLES: readonly string[] = ['draft', 'proposed', 'published'];
+const PULL_POLICIES: readonly string[] = ['Always', 'IfNotPresent', 'Never'];
+/** The longest one render may take: functions pulled as images on a cold machine take minutes. */
+const RENDER_TIMEOUT_MS = 600_000;
+
+/** Exit codes a CI job acts on (README "Fleet lifecycle"). */
+export const SYNC_EXIT = { nothingToDo: 0, error: 1, usage: 2, unreported: 3, changes: 4, attention: 5 } as const;
+
+/** A usage problem in the arguments, or undefined. */
+export function checkSyncArguments(args: SyncArguments): string | undefined {
+  if (args.paths.length === 0) return 'name the files or directories that hold the Repository, PackageVariant and PackageVariantSet objects';
+  if (args.lifecycle !== undefined && !LIFECYCLES.includes(args.lifecycle)) return `--lifecycle must be one of ${LIFECYCLES.join(', ')}, not "${args.lifecycle}"`;
+  if (args.imagePullPolicy !== undefined && !PULL_POLICIES.includes(args.imagePullPolicy)) return `--image-pull-policy must be one of ${PULL_POLICIES.join(', ')}, not "${args.imagePullPolicy}"`;
+  if (args.noRender && (args.allowExec || args.imagePullPolicy !== undefined)) return '--allow-exec and --image-pull-policy go with a render; they mean nothing with --no-render';
+  const timeouts = gitTimeouts(args, process.env);
+  return typeof timeouts === 'string' ? timeouts : undefined;
+}
+
+function render(args: SyncArguments): ((tree: Parameters<typeof renderWithKpt>[0], about: string) => ReturnType<typeof renderWithKpt>) | undefined {
+  if (args.noRender) return undefined;
+  const settings: RenderSettings = { allowExec: args.allowExec === true, ...(args.imagePullPolicy ? { imagePullPolicy: args.imagePullPolicy } : {}), env: process.env, timeoutMs: RENDER_TIMEOUT_MS };
+  return (tree, about) => renderWithKpt(tree, settings, about);
+}
+
+function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, string>, args: SyncArguments): void {
+  for (const line of planText(plan, urls).trimEnd().split('\n')) report.line(1, line);
+  if (args.diff) for (const entry of plan.downstreams) if (entry.diff) report.text(1, entry.diff);
+}
+
+export async function runSyncCommand(args: SyncArguments): Promise<number> {
+  const report = new Report('package-variant sync');
+  const dryRun = args.dryRun === true || args.diff === true;
+  let code: number;
+  try {
+    const inputs = readSyncInputs(args.paths);
+    const renderer = render(args);
+    const { plan, urls, remotes } = await planSync(inputs, {
+      lifecycle: (args.lifecycle ?? 'draft') as Lifecycle,
+      diff: args.diff === true,
+      ...(renderer ? { render: renderer } : {}),
+      open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
+    });
+    printPlan(report, plan, urls, args);
+    if (!renderer) report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
+    code = { attention: SYNC_EXIT.attention, changes: SYNC_EXIT.changes, 'nothing-to-do': SYNC_EXIT.nothingToDo }[planOutcome(plan)];
+    if (dryRun) {
+      report.say(`dry run: nothing was pushed`);
+    } else {
+      const failures = await writePlan(plan, remotes);
+      for (const failure of failures) report.say(failure);
+      const pushed = plan.writes.length - failures.length;
+      if (plan.writes.length > 0) report.say(`pushed ${pushed} of ${plan.writes.length} ${plan.writes.length === 1 ? 'repository' : 'repositories'}`);
+      if (failures.length > 0) code = SYNC_EXIT.error;
+    }
+  } catch (error) {
+    if (error instanceof InputError || error instanceof RepositoryObjectError || error instanceof RenderError) {
+      report.say(error.message);
+      report.say('nothing was pushed');
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      if (process.env.PACKAGE_VARIANT_DEBUG && error instanceof Error && error.stack) report.text(2, `${error.stack}\n`);
+      report.say(`internal error: ${message} (set PACKAGE_VARIANT_DEBUG=1 for details)`);
+    }
+    return SYNC_EXIT.error;
+  }
+  return report.failed.size === 0 ? code : SYNC_EXIT.unreported;
+}

@@ -1,0 +1,110 @@
+/**
+ * `package-variant sync` through its command line, on local bare repositories: the plan, --dry-run
+ * and --diff that move no ref, the exit codes a CI job acts on, the render through kpt, and the
+ * user's git identity on every commit.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers';
+import { configMap, kptfile } from '../pkg/trees';
+import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from './porch-repos';
+import { git } from '../pkg/git-repos';
+
+const MAIN = join(REPO_ROOT, 'dist/main.js');
+const hasKpt = spawnSync('kpt', ['version']).status === 0;
+if (!hasKpt) console.log('kpt not on PATH: skipping the render cases of the sync command line');
+const withKpt = hasKpt ? it : it.skip;
+
+let dir: string;
+const repo = (name: string) => join(dir, `${name}.git`);
+const allRefs = () => ['edge1', 'edge2'].map((edge) => refsOf(repo(edge))).join('\n');
+
+function sync(args: string[], env: NodeJS.ProcessEnv = {}) {
+  if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test builds first)');
+  const run = spawnSync(process.execPath, [MAIN, 'sync', ...args], { cwd: dir, env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), ...env }, encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pv-sync-cli-'));
+  emptyRepository(repo('catalog'));
+  publish(repo('catalog'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
+  for (const edge of ['edge1', 'edge2']) emptyRepository(repo(edge));
+  writeFleet(dir);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('package-variant sync', () => {
+  it('plans with --dry-run and --diff, moving no ref, and says what it would write (exit 4)', () => {
+    const before = allRefs();
+    const dry = sync(['fleet.yaml', '--dry-run', '--no-render']);
+    expect(dry.code).toBe(4);
+    expect(dry.stdout).toBe(
+      [
+        'repository edge1 (./edge1.git)',
+        '  create      app  catalog/app v1 (catalog.app.v1) -> drafts/app/packagevariant-1',
+        'repository edge2 (./edge2.git)',
+        '  create      app  catalog/app v1 (catalog.app.v1) -> drafts/app/packagevariant-1',
+        'Plan: 2 create, 0 unchanged.',
+        '',
+      ].join('\n'),
+    );
+    expect(dry.stderr).toContain('dry run: nothing was pushed');
+    const diff = sync(['fleet.yaml', '--diff', '--no-render']);
+    expect(diff.code).toBe(4);
+    expect(diff.stdout).toContain('diff --git a/app/package-context.yaml b/app/package-context.yaml\nnew file mode 100644\n');
+    expect(diff.stdout).toMatch(/\+\+\+ b\/app\/Kptfile\n(.*\n)*\+  name: app\n/);
+    expect(allRefs()).toBe(before);
+  });
+
+  it('writes, then has nothing to do (exit 0) and moves no ref', () => {
+    const first = sync(['fleet.yaml', '--no-render']);
+    expect(first.code).toBe(4);
+    expect(first.stderr).toContain('pushed 2 of 2 repositories');
+    const after = allRefs();
+    const second = sync(['fleet.yaml', '--no-render']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Plan: 2 unchanged.');
+    expect(allRefs()).toBe(after);
+  });
+
+  it('exits 5 when a downstream is blocked, doing the others', () => {
+    expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']).code).toBe(4);
+    git(['--git-dir', repo('edge1'), 'branch', 'drafts/app/packagevariant-9', 'refs/tags/app/v1']);
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
+    writeFleet(dir, { workspace: 'v2' });
+    const run = sync(['fleet.yaml', '--no-render']);
+    expect(run.code).toBe(5);
+    expect(run.stdout).toMatch(/repository edge1 .*\n  blocked +app +draft packagevariant-9 records app\/v1, not app\/v2/);
+    expect(run.stdout).toMatch(/repository edge2 .*\n  upgrade +app +app\/v1 -> app\/v2/);
+    expect(refsOf(repo('edge2'))).toMatch(/drafts\/app\/packagevariant-2/);
+  });
+
+  it('carries the user git identity and refuses to commit without one, pushing nothing', () => {
+    const before = allRefs();
+    const anonymous = sync(['fleet.yaml', '--no-render'], { GIT_AUTHOR_NAME: '', GIT_COMMITTER_NAME: '', GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_EMAIL: '', HOME: dir, EMAIL: '' });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/new commits carry your git identity, and git has none: set it with git config --global user.name NAME/);
+    expect(allRefs()).toBe(before);
+    expect(sync(['fleet.yaml', '--no-render']).code).toBe(4);
+    const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(git(['--git-dir', repo('edge1'), 'log', '-1', '--format=%an <%ae> %cn', draft])).toBe('test <test@example.invalid> test');
+  });
+
+  withKpt('renders each draft with kpt, the pipeline of the upstream package included', () => {
+    const fn = join(dir, 'render-fn.sh');
+    writeFileSync(fn, '#!/bin/sh\nexec sed "s/x: \\"1\\"/x: \\"rendered\\"/"\n');
+    chmodSync(fn, 0o755);
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app', `pipeline:\n  mutators:\n  - exec: ${fn}\n`), 'cm.yaml': configMap('cm', { x: '1' }) });
+    writeFleet(dir, { workspace: 'v2' });
+    const refused = sync(['fleet.yaml']);
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toMatch(/invalid +app +kpt fn render of edge1\/app failed:/);
+    const run = sync(['fleet.yaml', '--allow-exec']);
+    expect(run.code).toBe(4);
+    const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(show(repo('edge1'), `${draft}:app/cm.yaml`)).toContain('x: "rendered"');
+  });
+});
