@@ -101,9 +101,8 @@ export function clonePackage(upstream: PackageTree, facts: CloneFacts): PackageT
   const kptfile = resources.items.find((item) => item.isKptfile && item.path === KPTFILE);
   if (!kptfile) throw new CloneError(`the upstream package ${facts.lock.directory} at ${facts.lock.ref} has no Kptfile at its root`);
   editKptfile(kptfile, facts);
-  for (const item of resources.items) if (!item.isKptfile) addMergeComment(item);
-  if (!facts.deployment) return resources.written(resources.items);
-  const items = resources.items.filter((item) => !isPackageContext(item));
-  items.push(packageContext(kptfile.name, facts.packagePath));
+  const items = facts.deployment ? [...resources.items.filter((item) => !isPackageContext(item)), packageContext(kptfile.name, facts.packagePath)] : [...resources.items];
+  // After the package context, as Porch's clone orders its steps: the context gets its comment too.
+  for (const item of items) if (!item.isKptfile) addMergeComment(item);
   return resources.written(items);
 }

@@ -61,7 +61,7 @@ describe('clonePackage', () => {
   it('generates the package context of a deployment Repository in place of any other', () => {
     expect(cloned.files.has('old-context.yaml')).toBe(false);
     expect(cloned.text('package-context.yaml')).toBe(
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: app\n  package-path: apps/app\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: app\n  package-path: apps/app\n',
     );
     expect(cloned.text('README.md')).toBe('# app\n');
   });
