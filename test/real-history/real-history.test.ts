@@ -15,6 +15,8 @@ import { compareCase, type CaseVerdict } from './compare-case';
 import { absentMirrors, buildCaseDir, loadCases, MIRRORS, readTree, type RealHistoryCase } from './corpus';
 import { runOurs } from './run-ours';
 
+/** A composite package's case builds four trees from the mirrors and runs git mode: seconds on a busy machine, not jest's five. */
+const CASE_TIMEOUT_MS = 60_000;
 const cases = loadCases();
 const absent = absentMirrors(cases);
 if (absent.length) {
@@ -74,5 +76,5 @@ describeIfMirrors('real history: our update against recorded `kpt pkg update` ru
           `\n\nkpt pkg update pkg@${fixture.to.ref} (${fixture.strategy}) after edits:\n${fixture.edits.map((e) => `  ${JSON.stringify(e)}`).join('\n')}`,
       );
     }
-  });
+  }, CASE_TIMEOUT_MS);
 });
