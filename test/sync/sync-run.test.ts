@@ -1,5 +1,5 @@
 /** sync end to end on local bare repositories, planned and written through its API (the CLI suite drives the command). */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
@@ -139,5 +139,62 @@ describe('sync upgrades and stops where Porch stops', () => {
     expect(refsOf(repo('edge1'))).toBe(racedRefs);
     expect(racedRefs).toContain(`refs/heads/main ${raced}`);
     expect(refsOf(repo('edge2'))).toMatch(/refs\/tags\/app\/v1/);
+  });
+});
+
+describe('sync edits, updates drafts and leaves what it does not own', () => {
+  /** The fleet with another region in its package context. */
+  const regionIs = (region: string) => {
+    const file = writeFleet(dir);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('region: eu', `region: ${region}`));
+    return readSyncInputs([file]);
+  };
+
+  it('edits a published revision when the variant changes: a copy, then the mutations', async () => {
+    const first = await planSync(inputs(), settings({ lifecycle: 'published' }));
+    await writePlan(first.plan, first.remotes);
+    const { plan, remotes } = await planSync(regionIs('us'), settings());
+    expect(plan.downstreams.map((d) => d.action)).toEqual(['edit', 'edit']);
+    await writePlan(plan, remotes);
+    const draft = /drafts\/app\/packagevariant-2 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(show(repo('edge1'), `${draft}:app/package-context.yaml`)).toContain('region: us');
+    const [copy] = parentsOf(repo('edge1'), draft);
+    expect(messageOf(repo('edge1'), copy!)).toContain('Creating new revision by copying previous revision\n\nkpt:{"package":"app","workspaceName":"packagevariant-2","revision":"0","task":{"type":"edit","edit":{"sourceRef":{"name":"edge1.app.packagevariant-1"}}}}');
+    expect(discoverRevisions(repo('edge1'), 'edge1')).toContainEqual(expect.objectContaining({ name: 'edge1.app.packagevariant-2', lifecycle: 'Draft', firstTask: 'edit' }));
+  });
+
+  it('adds a render commit to its draft when the variant changes, and proposes it in the same push that removes the draft branch', async () => {
+    const first = await planSync(inputs(), settings());
+    await writePlan(first.plan, first.remotes);
+    const firstTip = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    const { plan, remotes } = await planSync(regionIs('us'), settings({ lifecycle: 'proposed' }));
+    expect(plan.downstreams.map((d) => [d.action, d.refs])).toEqual([
+      ['update', ['proposed/app/packagevariant-1']],
+      ['update', ['proposed/app/packagevariant-1']],
+    ]);
+    await writePlan(plan, remotes);
+    const refs = refsOf(repo('edge1'));
+    expect(refs).not.toMatch(/drafts\//);
+    const proposal = /refs\/heads\/proposed\/app\/packagevariant-1 (\w+)/.exec(refs)![1]!;
+    expect(parentsOf(repo('edge1'), proposal)).toEqual([firstTip]);
+    expect(messageOf(repo('edge1'), proposal)).toMatch(/^Rendering package\n/);
+    expect(discoverRevisions(repo('edge1'), 'edge1')).toEqual([expect.objectContaining({ name: 'edge1.app.packagevariant-1', lifecycle: 'Proposed', revision: 0, firstTask: 'clone' })]);
+    const again = await planSync(regionIs('eu'), settings({ lifecycle: 'proposed' }));
+    expect(again.plan.downstreams.map((d) => [d.action, d.detail])).toEqual([
+      ['blocked', 'the variant changes proposal edge1.app.packagevariant-1, which awaits approval: approve or reject it, then sync again'],
+      ['blocked', 'the variant changes proposal edge2.app.packagevariant-1, which awaits approval: approve or reject it, then sync again'],
+    ]);
+  });
+
+  it('is a conflict where a package it does not own is at the downstream, and leaves it alone', async () => {
+    publish(repo('edge1'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: 'hand-made' }) });
+    const before = refsOf(repo('edge1'));
+    const { plan, remotes } = await planSync(inputs(), settings());
+    expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
+      ['edge1', 'conflict', 'a package exists at app and no variant owns it; sync only changes packages their variant created'],
+      ['edge2', 'create', 'catalog/app v1 (catalog.app.v1)'],
+    ]);
+    await writePlan(plan, remotes);
+    expect(refsOf(repo('edge1'))).toBe(before);
   });
 });
