@@ -59,3 +59,8 @@ export function locateRepository(repo: string, base: string): RepositoryLocation
   const path = isAbsolute(repo) ? normalize(repo) : resolve(base, repo);
   return { kind: 'local', url: path, path };
 }
+
+/** URL credentials (`https://user:token@host`), wherever they stand in a text, hidden: messages and plans are read and logged. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s'"]+@/gi, '$1***@');
+}

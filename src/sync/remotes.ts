@@ -6,7 +6,7 @@
  */
 import { CachedRemote } from '../git/cached-remote';
 import type { CacheOptions } from '../git/cache-entry';
-import { locateRepository, RepositoryError } from '../git/remote-url';
+import { locateRepository, RepositoryError, withoutCredentials } from '../git/remote-url';
 import { GitError } from '../git/run-git';
 import type { SyncRepository } from './repositories';
 import { RepositoryAccessError, type RemoteRepository } from './run';
@@ -15,7 +15,7 @@ async function named<T>(repository: SyncRepository, work: () => Promise<T>): Pro
   try {
     return await work();
   } catch (error) {
-    if (error instanceof GitError || error instanceof RepositoryError) throw new RepositoryAccessError(`Repository ${repository.name} (${repository.where}): ${error.message}`);
+    if (error instanceof GitError || error instanceof RepositoryError) throw new RepositoryAccessError(withoutCredentials(`Repository ${repository.name} (${repository.where}): ${error.message}`));
     throw error;
   }
 }

@@ -8,10 +8,11 @@ import { RenderError } from '../disk/kpt-render';
 import { planDiff } from '../disk/plan-diff';
 import { planUpdate } from '../disk/plan';
 import type { NewCommit } from '../git/fast-import';
+import { withoutCredentials } from '../git/remote-url';
 import { isFullSha } from '../git/repo-cache';
 import { FunctionError, type Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
-import { CloneError, type UpstreamLock } from './clone';
+import { CloneError } from './clone';
 import { decide, type Decision } from './decide';
 import { desiredDownstreams, sameDownstream, type DesiredDownstream, type InvalidVariant } from './desired';
 import { createDraft, editDraft, updateDraft, upgradeDraft, type DraftOutcome, type Mutations } from './drafts';
@@ -22,7 +23,7 @@ import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } 
 import { readPackageStates, tagListing, type RepositoryReader } from './repository-state';
 import { readRepositories, repositoryKey, type SyncRepository } from './repositories';
 import type { Lifecycle, PackageState, RevisionState } from './state';
-import { resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamRevision } from './upstream';
+import { lockOf, resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamRevision } from './upstream';
 
 export interface RemoteRepository extends RepositoryReader {
   /** Makes the commits (in order; parents may name earlier ones by index) and answers their names. */
@@ -92,15 +93,6 @@ class Repositories {
     return out;
   }
 }
-
-/** The `.git` Porch's clone adds to a remote upstream URL (kpt's normalizeGitFields); a path on this machine is kept as written. */
-function lockRepository(url: string): string {
-  const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.toLowerCase().startsWith('file://');
-  const scp = !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && /^[^/]+:/.test(url);
-  return (remote || scp) && !url.endsWith('.git') ? `${url}.git` : url;
-}
-
-const lockOf = (upstream: UpstreamRevision): UpstreamLock => ({ repo: lockRepository(upstream.repository.url), directory: upstream.pkgpath, ref: upstream.ref, commit: upstream.commit });
 
 /** The PackageRevision objects of a set's upstream package, for its `upstream` CEL variable, as Porch would list them. */
 async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<string, SyncRepository>, opened: Repositories): Promise<ConfigObject[]> {
@@ -183,7 +175,7 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
     entries.push(...planned.entries);
     if (planned.write) writes.push(planned.write);
   }
-  const urls = new Map([...repositories.values()].map((r) => [r.name, r.url]));
+  const urls = new Map([...repositories.values()].map((r) => [r.name, withoutCredentials(r.url)]));
   return { plan: { downstreams: entries, writes, problems: desired.problems }, urls, remotes: await opened.all() };
 }
 

@@ -9,6 +9,8 @@
  *   to clone it).
  * `<path>` includes the Repository's directory.
  */
+import { withoutCredentials } from '../git/remote-url';
+import type { UpstreamLock } from './clone';
 import type { CommitAnnotation } from './porch-commits';
 import { packageRevisionName, revisionOfRef } from './porch-refs';
 import { packagePath, type SyncRepository } from './repositories';
@@ -77,8 +79,24 @@ export function resolveUpstream(spec: UpstreamSpec, repository: SyncRepository, 
   const commit = listing.tags.get(tag);
   if (commit === undefined) {
     const asked = typeof spec.revision === 'number' ? `revision ${spec.revision}` : spec.revision ? `revision ${spec.revision}` : `workspace ${spec.workspaceName}`;
-    throw new UpstreamError(`${variant}: Repository ${repository.name} has no published ${asked} of package ${pkg} (no tag ${tag} in ${repository.url})`);
+    throw new UpstreamError(`${variant}: Repository ${repository.name} has no published ${asked} of package ${pkg} (no tag ${tag} in ${withoutCredentials(repository.url)})`);
   }
   const workspace = tagWorkspace(listing, pkgpath, tag);
   return { repository, pkgpath, packageName: pkg, ref: tag, commit, workspace, revision: revisionOfRef(tag), name: packageRevisionName(repository.name, pkg, workspace) };
 }
+
+/**
+ * The upstream as a downstream's Kptfile records it: with the `.git` Porch's clone adds to a remote
+ * URL (kpt's normalizeGitFields; a path on this machine is kept as written, where `.git` could name
+ * another directory), and without the credentials an http(s) URL may carry, which git's credential
+ * helpers hold instead: the Kptfile is committed to every downstream.
+ */
+export function lockRepository(url: string): string {
+  const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.toLowerCase().startsWith('file://');
+  const scp = !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && /^[^/]+:/.test(url);
+  const plain = url.replace(/^(https?:\/\/)[^/@]+@/i, '$1');
+  return (remote || scp) && !plain.endsWith('.git') ? `${plain}.git` : plain;
+}
+
+/** What a downstream's Kptfile records of its upstream revision (`upstream` and `upstreamLock`). */
+export const lockOf = (upstream: UpstreamRevision): UpstreamLock => ({ repo: lockRepository(upstream.repository.url), directory: upstream.pkgpath, ref: upstream.ref, commit: upstream.commit });

@@ -1,4 +1,5 @@
 /** Porch's names and commit annotations (porch-lifecycle.md §7), as sync writes and reads them. */
+import { withoutCredentials } from '../../src/git/remote-url';
 import { annotatedMessage, readAnnotations, MESSAGES } from '../../src/sync/porch-commits';
 import { nextVariantWorkspace, packageRevisionName, readPorchRef, revisionOfRef } from '../../src/sync/porch-refs';
 
@@ -55,5 +56,12 @@ describe('the kpt: annotation', () => {
     const message = annotatedMessage(MESSAGES.upgrade, { package: 'app', workspaceName: 'packagevariant-2', revision: '0', task });
     expect(readAnnotations(message)).toEqual([{ package: 'app', workspaceName: 'packagevariant-2', revision: '0', task }]);
     expect(readAnnotations('x\n  kpt:{"package":"p","revision":"3"}\nkpt: not json\nkpt:[1]\n')).toEqual([{ package: 'p', workspaceName: '', revision: '3' }]);
+  });
+});
+
+describe('credentials in repository URLs', () => {
+  it('are hidden wherever a URL stands in a message', () => {
+    expect(withoutCredentials("fatal: unable to access 'https://me:s3cret@git.example.com/edge.git/': 403")).toBe("fatal: unable to access 'https://***@git.example.com/edge.git/': 403");
+    expect(withoutCredentials('Repository a (ssh://git@host/x.git) and https://host/y')).toBe('Repository a (ssh://***@host/x.git) and https://host/y');
   });
 });

@@ -1,7 +1,7 @@
 /** Upstream resolution (issue 21): revision numbers, tag names, workspaces from approval annotations. */
 import { annotatedMessage, readAnnotations } from '../../src/sync/porch-commits';
 import type { SyncRepository } from '../../src/sync/repositories';
-import { resolveUpstream, type TagListing } from '../../src/sync/upstream';
+import { lockRepository, resolveUpstream, type TagListing } from '../../src/sync/upstream';
 
 const CATALOG: SyncRepository = { name: 'catalog', namespace: 'default', labels: {}, url: '/git/catalog.git', branch: 'main', directory: 'pkgs', deployment: false, where: 'repos.yaml', base: '/' };
 const sha = (c: string) => c.repeat(40);
@@ -46,5 +46,15 @@ describe('resolveUpstream', () => {
     expect(() => resolveUpstream({ package: 'app', revision: 9 }, CATALOG, listing, 'PackageVariant default/a')).toThrow(
       'PackageVariant default/a: Repository catalog has no published revision 9 of package app (no tag pkgs/app/v9 in /git/catalog.git)',
     );
+  });
+});
+
+describe('the upstream a downstream Kptfile records', () => {
+  it('adds .git to a remote URL as Porch does, keeps a local path, and leaves an http URL credentials out', () => {
+    expect(lockRepository('https://github.com/org/catalog')).toBe('https://github.com/org/catalog.git');
+    expect(lockRepository('https://me:s3cret@git.example.com/catalog.git')).toBe('https://git.example.com/catalog.git');
+    expect(lockRepository('git@github.com:org/catalog')).toBe('git@github.com:org/catalog.git');
+    expect(lockRepository('/srv/git/catalog')).toBe('/srv/git/catalog');
+    expect(lockRepository('file:///srv/git/catalog')).toBe('file:///srv/git/catalog');
   });
 });
