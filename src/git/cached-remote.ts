@@ -14,7 +14,7 @@ import { CacheEntry, type CacheOptions } from './cache-entry';
 import { fastImportStream, readMarks, type NewCommit } from './fast-import';
 import type { RepositoryLocation } from './remote-url';
 import { GitError } from './run-git';
-import { readTrees } from './tree-read';
+import { readManyTrees } from './tree-read';
 
 /** Where this program keeps a repository's refs in its entry, apart from the update's. */
 const MIRROR = 'refs/package-variant/sync/';
@@ -103,7 +103,7 @@ export class CachedRemote {
   }
 
   readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]> {
-    return readTrees(this.entry, versions);
+    return readManyTrees(this.entry, versions);
   }
 
   /** The user's git identity for new commits; git's own message says how to set it when there is none. */

@@ -8,7 +8,7 @@
 import { isMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
-import { renderAsRead, rewriteDocument } from '../yaml/document-text';
+import { rewriteDocument } from '../yaml/document-text';
 import { ParseBudget } from '../yaml/parse-budget';
 import { readDocument } from '../yaml/simple-document-tree';
 import { encodeText } from '../yaml/utf8';
@@ -23,8 +23,6 @@ const POSITION = [PATH, INDEX, LEGACY_PATH, LEGACY_INDEX];
 
 interface Origin {
   readonly doc: PackageDocument;
-  /** The document rendered as read, before any edit: tells the author's layout from the edits. */
-  readonly rendered: string;
   /** The file had `annotations: {}`; otherwise a map left empty is dropped, as kpt's writer does. */
   readonly hadEmptyAnnotations: boolean;
 }
@@ -51,7 +49,6 @@ export class PackageResources {
       if (!isMap(parsed.contents)) continue;
       const read = KrmResource.fromTree(parsed.contents, parsed, 'input');
       if (!read.isKrmObject) continue;
-      const rendered = renderAsRead(doc.text, parsed);
       const annotations = parsed.getIn(['metadata', 'annotations'], true);
       read.setAnnotation(PATH, doc.path);
       read.setAnnotation(INDEX, String(doc.index));
@@ -60,7 +57,7 @@ export class PackageResources {
       // The position annotations are bookkeeping, not edits: a fresh handle starts unchanged.
       const resource = KrmResource.fromTree(read.node, parsed, 'input');
       items.push(resource);
-      origins.set(resource, { doc, rendered, hadEmptyAnnotations: isMap(annotations) && annotations.items.length === 0 });
+      origins.set(resource, { doc, hadEmptyAnnotations: isMap(annotations) && annotations.items.length === 0 });
     }
     return new PackageResources(tree, items, origins, documents);
   }
@@ -75,7 +72,8 @@ export class PackageResources {
       const metadata = node.get('metadata', true);
       if (annotations.items.length === 0 && !origin?.hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
     }
-    return rewriteDocument(node, resource.doc, origin && { text: origin.doc.text, rendered: origin.rendered });
+    // The layout as read comes from the text again, for the few resources a step changes.
+    return rewriteDocument(node, resource.doc, origin && { text: origin.doc.text });
   }
 
   /**

@@ -47,7 +47,10 @@ interface Finished {
 /** The variant's mutations and the render; whether mutating the result again leaves it as it is. */
 async function finish(tree: PackageTree, mutations: Mutations): Promise<Finished> {
   const mutated = mutatePackage(tree, mutations.variant, mutations.candidates);
-  const rendered = mutations.render && hasPipeline(mutated.tree) ? await mutations.render(mutated.tree) : mutated.tree;
+  const render = mutations.render && hasPipeline(mutated.tree);
+  // Mutations that change nothing and no render: mutating again cannot differ.
+  if (!render && !packagesDiffer(tree, mutated.tree)) return { tree: mutated.tree, results: mutated.results, converges: true };
+  const rendered = render ? await mutations.render!(mutated.tree) : mutated.tree;
   const again = mutatePackage(rendered, mutations.variant, mutations.candidates);
   return { tree: rendered, results: mutated.results, converges: !packagesDiffer(rendered, again.tree) };
 }
@@ -61,8 +64,18 @@ async function commitsFrom(start: PackageTree, base: PackageTree, first: DraftCo
   return commits.length === 0 ? { kind: 'unchanged', results: all } : { kind: 'commits', commits, base, results: all };
 }
 
+/** Clones by upstream package and facts: a fleet clones one upstream for many downstreams, most with the same facts. */
+const clones = new WeakMap<PackageTree, Map<string, PackageTree>>();
+
+function cloneOnce(upstream: PackageTree, facts: CloneFacts): PackageTree {
+  const byFacts = clones.get(upstream) ?? clones.set(upstream, new Map()).get(upstream)!;
+  const key = JSON.stringify(facts);
+  if (!byFacts.has(key)) byFacts.set(key, clonePackage(upstream, facts));
+  return byFacts.get(key)!;
+}
+
 export function createDraft(upstream: PackageTree, facts: CloneFacts, upstreamName: string, mutations: Mutations): Promise<DraftOutcome> {
-  const cloned = clonePackage(upstream, facts);
+  const cloned = cloneOnce(upstream, facts);
   const task: PorchTask = { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: upstreamName } } } };
   return commitsFrom(cloned, upstream, { message: MESSAGES.clone, task, tree: cloned }, mutations);
 }

@@ -44,22 +44,47 @@ export interface SyncSettings {
 /** A repository that cannot be fetched, read or written: the message names it. */
 export class RepositoryAccessError extends Error {}
 
+interface Version {
+  readonly commit: string;
+  readonly directory: string;
+}
+
 interface Opened {
   readonly remote: RemoteRepository;
   readonly listing: TagListing;
   /** A package at a commit, read once however many downstreams derive from it. */
-  tree(commit: string, directory: string): Promise<PackageTree>;
+  tree(version: Version): Promise<PackageTree>;
+  /** Reads the packages not read yet, all in one go (a few git processes, however many). */
+  prefetch(versions: readonly Version[]): Promise<void>;
 }
 
 function opened(remote: RemoteRepository, listing: TagListing): Opened {
   const trees = new Map<string, Promise<PackageTree>>();
+  const key = ({ commit, directory }: Version) => `${commit}:${directory}`;
+  const readOne = (version: Version) => {
+    const read = remote.readTrees([version]).then(([tree]) => tree!);
+    // Awaited when its downstream is computed; until then a failure must not count as unhandled.
+    read.catch(() => undefined);
+    return read;
+  };
   return {
     remote,
     listing,
-    tree: (commit, directory) => {
-      const key = `${commit}:${directory}`;
-      if (!trees.has(key)) trees.set(key, remote.readTrees([{ commit, directory }]).then(([tree]) => tree!));
-      return trees.get(key)!;
+    tree: (version) => {
+      if (!trees.has(key(version))) trees.set(key(version), readOne(version));
+      return trees.get(key(version))!;
+    },
+    prefetch: async (versions) => {
+      const missing = [...new Map(versions.filter((v) => !trees.has(key(v))).map((v) => [key(v), v])).values()];
+      if (missing.length === 0) return;
+      const batch = remote.readTrees(missing);
+      // One version that cannot be read (a hostile tree) is its own downstream's problem: then each is read alone.
+      missing.forEach((version, i) => {
+        const read = batch.then((all) => all[i]!, () => readOne(version));
+        read.catch(() => undefined);
+        trees.set(key(version), read);
+      });
+      await Promise.all(missing.map((version) => trees.get(key(version))!.catch(() => undefined)));
     },
   };
 }
@@ -147,6 +172,23 @@ function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kin
   );
 }
 
+/** How many repositories are planned or written at once. */
+const REPOSITORIES_AT_ONCE = 4;
+
+/** `work` on every item, at most `limit` at a time; the results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export interface PlanOutcome {
   readonly plan: SyncPlan;
   readonly urls: ReadonlyMap<string, string>;
@@ -169,11 +211,11 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   }
   const entries: PlannedDownstream[] = [...invalidEntries];
   const writes: RepositoryWrite[] = [];
-  for (const group of byRepository.values()) {
-    const repository = group[0]!.repository;
-    const planned = await planRepository(repository, group, { ...settings, candidates }, opened);
-    entries.push(...planned.entries);
-    if (planned.write) writes.push(planned.write);
+  // Repositories are planned a few at a time: one waits for git while another computes.
+  const planned = await mapLimited([...byRepository.values()], REPOSITORIES_AT_ONCE, (group) => planRepository(group[0]!.repository, group, { ...settings, candidates }, opened));
+  for (const { entries: some, write } of planned) {
+    entries.push(...some);
+    if (write) writes.push(write);
   }
   const urls = new Map([...repositories.values()].map((r) => [r.name, withoutCredentials(r.url)]));
   return { plan: { downstreams: entries, writes, problems: desired.problems }, urls, remotes: await opened.all() };
@@ -185,23 +227,25 @@ interface PlanSettings extends SyncSettings {
 }
 
 async function planRepository(repository: SyncRepository, group: readonly DesiredDownstream[], settings: PlanSettings, opened: Repositories): Promise<{ entries: PlannedDownstream[]; write?: RepositoryWrite }> {
-  let remote: RemoteRepository;
-  let listing: TagListing;
+  let own: Opened;
   try {
-    ({ remote, listing } = await opened.get(repository));
+    own = await opened.get(repository);
   } catch (error) {
     if (!(error instanceof RepositoryAccessError)) throw error;
     return { entries: group.map((d) => entryOf(d, 'invalid', error.message)) };
   }
-  const { head, states } = await readPackageStates(remote, repository, listing, new Set(group.map((d) => d.pkgpath)));
+  const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.map((d) => d.pkgpath)));
   if (!head) return { entries: group.map((d) => entryOf(d, 'invalid', `Repository ${repository.name} has no branch ${repository.branch} in ${repository.url}; create it first`)) };
   const entries: PlannedDownstream[] = [];
   const commits: NewCommit[] = [];
   const updates: RefUpdate[] = [];
   const publishing: NonNullable<Written['publish']>[] = [];
   const publishedFor = new Map<NonNullable<Written['publish']>, DesiredDownstream>();
-  for (const d of group) {
-    const written = await planDownstream(d, states.get(d.pkgpath), head, commits.length, settings, opened, remote);
+  const prepared = await Promise.all(group.map((d) => prepareDownstream(d, states.get(d.pkgpath), opened)));
+  await prefetchTrees(own, prepared);
+  for (const [i, ready] of prepared.entries()) {
+    const d = group[i]!;
+    const written = 'entry' in ready ? ready : await computeDownstream(ready, head, commits.length, settings, own);
     entries.push(written.entry);
     commits.push(...written.commits);
     updates.push(...written.updates);
@@ -241,55 +285,96 @@ function lifecycleRefs(d: DesiredDownstream, lifecycle: Lifecycle, workspace: st
 
 const shortRef = (ref: string): string => ref.replace(/^refs\/heads\//, '').replace(/^refs\/tags\//, 'tag ');
 
-async function planDownstream(
-  d: DesiredDownstream,
-  state: PackageState | undefined,
-  head: string,
-  offset: number,
-  settings: PlanSettings,
-  opened: Repositories,
-  remote: RemoteRepository,
-): Promise<Written> {
-  const none = (action: Action, detail: string, results: readonly Result[] = []): Written => ({ entry: entryOf(d, action, detail, results), commits: [], updates: [] });
+/** A downstream decided, with what it needs read before its content can be computed. */
+interface Prepared {
+  readonly d: DesiredDownstream;
+  readonly state: PackageState | undefined;
+  readonly upstream: UpstreamRevision;
+  readonly upstreamSide: Opened;
+  readonly decision: Exclude<Decision, { kind: 'conflict' | 'blocked' }>;
+}
+
+const nothing = (d: DesiredDownstream, action: Action, detail: string, results: readonly Result[] = []): Written => ({ entry: entryOf(d, action, detail, results), commits: [], updates: [] });
+
+/** The upstream resolved and the decision made; a Written when that already settles the downstream. */
+async function prepareDownstream(d: DesiredDownstream, state: PackageState | undefined, opened: Repositories): Promise<Prepared | Written> {
   let upstream: UpstreamRevision;
   let upstreamSide: Opened;
   try {
     upstreamSide = await opened.get(d.upstreamRepository);
     upstream = resolveUpstream(d.upstream, d.upstreamRepository, upstreamSide.listing, d.label);
   } catch (error) {
-    if (error instanceof UpstreamError || error instanceof RepositoryAccessError) return none('invalid', error.message);
+    if (error instanceof UpstreamError || error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
     throw error;
   }
-  const decision: Decision = decide(d.owner, upstream, state);
-  if (decision.kind === 'conflict' || decision.kind === 'blocked') return none(decision.kind, decision.reason);
+  const decision = decide(d.owner, upstream, state);
+  if (decision.kind === 'conflict' || decision.kind === 'blocked') return nothing(d, decision.kind, decision.reason);
+  if (decision.kind === 'upgrade' && !isFullSha(decision.from.kptfile!.lock!.commit)) {
+    // The commit comes from the package: only a commit name is looked up, and only at this package's path upstream.
+    return nothing(d, 'invalid', `${publishedNameOf(d, decision.from)} records upstreamLock.git.commit ${JSON.stringify(decision.from.kptfile!.lock!.commit)}, which is no commit name: the upstream revision it was made from is unknown`);
+  }
+  return { d, state, upstream, upstreamSide, decision };
+}
+
+/** The revision of the downstream a decision starts from, in its own repository. */
+function downstreamVersion({ d, decision }: Prepared): Version | undefined {
+  switch (decision.kind) {
+    case 'upgrade':
+    case 'check-published':
+      return { commit: decision.from.commit, directory: d.pkgpath };
+    case 'check-draft':
+      return { commit: decision.draft.commit, directory: d.pkgpath };
+    case 'check-proposal':
+      return { commit: decision.proposal.commit, directory: d.pkgpath };
+    case 'create':
+      return undefined;
+  }
+}
+
+/** The upstream revisions a decision reads: the one asked for, and for an upgrade the one the package came from. */
+function upstreamVersions({ upstream, decision }: Prepared): Version[] {
+  const asked = { commit: upstream.commit, directory: upstream.pkgpath };
+  if (decision.kind === 'create') return [asked];
+  if (decision.kind === 'upgrade') return [asked, { commit: decision.from.kptfile!.lock!.commit, directory: upstream.pkgpath }];
+  return [];
+}
+
+/** Every package the repository's downstreams read, fetched from each repository in one go. */
+async function prefetchTrees(own: Opened, prepared: readonly (Prepared | Written)[]): Promise<void> {
+  const ready = prepared.filter((p): p is Prepared => !('entry' in p));
+  await own.prefetch(ready.map(downstreamVersion).filter((v): v is Version => v !== undefined));
+  const bySide = new Map<Opened, Version[]>();
+  for (const p of ready) (bySide.get(p.upstreamSide) ?? bySide.set(p.upstreamSide, []).get(p.upstreamSide)!).push(...upstreamVersions(p));
+  for (const [side, versions] of bySide) await side.prefetch(versions);
+}
+
+async function computeDownstream(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
+  const { d, state, upstream, upstreamSide, decision } = prepared;
   const mutations: Mutations = {
     variant: d.variant,
     candidates: settings.candidates,
     ...(settings.render ? { render: (tree: PackageTree) => settings.render!(tree, `${d.repository.name}/${d.pkgpath}`) } : {}),
   };
   const workspaces = (state?.revisions ?? []).map((r) => r.workspace);
+  const upstreamTree = () => upstreamSide.tree({ commit: upstream.commit, directory: upstream.pkgpath });
   try {
     switch (decision.kind) {
       case 'create': {
-        const upstreamTree = await upstreamSide.tree(upstream.commit, upstream.pkgpath);
-        const outcome = await createDraft(upstreamTree, { packagePath: d.pkg, lock: lockOf(upstream), ownership: { owner: d.owner, deletionPolicy: d.deletionPolicy }, deployment: d.repository.deployment }, upstream.name, mutations);
+        const outcome = await createDraft(await upstreamTree(), { packagePath: d.pkg, lock: lockOf(upstream), ownership: { owner: d.owner, deletionPolicy: d.deletionPolicy }, deployment: d.repository.deployment }, upstream.name, mutations);
         return newDraft(d, 'create', `${upstream.repository.name}/${upstream.packageName} ${upstream.workspace} (${upstream.name})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, undefined);
       }
       case 'upgrade': {
         const from = decision.from;
         const lock = from.kptfile!.lock!;
-        // The commit comes from the package: only a commit name is looked up, and only for this package's path upstream.
-        if (!isFullSha(lock.commit)) return none('invalid', `${publishedNameOf(d, from)} records upstreamLock.git.commit ${JSON.stringify(lock.commit)}, which is no commit name: the upstream revision it was made from is unknown`);
-        const [published] = await remote.readTrees([{ commit: from.commit, directory: d.pkgpath }]);
-        const oldUpstream = await upstreamSide.tree(lock.commit, upstream.pkgpath);
-        const newUpstream = await upstreamSide.tree(upstream.commit, upstream.pkgpath);
+        const published = await own.tree(downstreamVersion(prepared)!);
+        const oldUpstream = await upstreamSide.tree({ commit: lock.commit, directory: upstream.pkgpath });
         const oldWorkspace = upstreamSide.listing.tags.has(lock.ref) ? tagWorkspace(upstreamSide.listing, upstream.pkgpath, lock.ref) : lock.ref.slice(lock.ref.lastIndexOf('/') + 1);
         const publishedName = publishedNameOf(d, from);
         const outcome = await upgradeDraft(
           {
-            published: published!,
+            published,
             oldUpstream,
-            newUpstream,
+            newUpstream: await upstreamTree(),
             lock: lockOf(upstream),
             names: { oldUpstream: packageRevisionName(upstream.repository.name, upstream.packageName, oldWorkspace), newUpstream: upstream.name, published: publishedName },
           },
@@ -298,26 +383,25 @@ async function planDownstream(
         return newDraft(d, 'upgrade', `${lock.ref} -> ${upstream.ref} from ${publishedName} (v${from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
       }
       case 'check-published': {
-        const from = decision.from;
-        const [published] = await remote.readTrees([{ commit: from.commit, directory: d.pkgpath }]);
-        const publishedName = packageRevisionName(d.repository.name, d.pkg, from.workspace);
-        const outcome = await editDraft(published!, publishedName, mutations);
-        return newDraft(d, 'edit', `the variant changes ${publishedName} (v${from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
+        const published = await own.tree(downstreamVersion(prepared)!);
+        const publishedName = publishedNameOf(d, decision.from);
+        const outcome = await editDraft(published, publishedName, mutations);
+        return newDraft(d, 'edit', `the variant changes ${publishedName} (v${decision.from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
       }
       case 'check-draft':
       case 'check-proposal': {
         const existing = decision.kind === 'check-draft' ? decision.draft : decision.proposal;
-        const [tree] = await remote.readTrees([{ commit: existing.commit, directory: d.pkgpath }]);
-        const outcome = await updateDraft(tree!, mutations);
-        const name = packageRevisionName(d.repository.name, d.pkg, existing.workspace);
-        if (outcome.kind === 'commits' && existing.lifecycle === 'proposed') return none('blocked', `the variant changes proposal ${name}, which awaits approval: approve or reject it, then sync again`, outcome.results);
-        return existingDraft(d, existing, name, outcome, offset, settings, tree!);
+        const tree = await own.tree(downstreamVersion(prepared)!);
+        const outcome = await updateDraft(tree, mutations);
+        const name = publishedNameOf(d, existing);
+        if (outcome.kind === 'commits' && existing.lifecycle === 'proposed') return nothing(d, 'blocked', `the variant changes proposal ${name}, which awaits approval: approve or reject it, then sync again`, outcome.results);
+        return existingDraft(d, existing, name, outcome, offset, settings, tree);
       }
     }
   } catch (error) {
-    if (error instanceof FunctionError) return none('invalid', `${d.label}: its mutations fail`, error.results);
-    if (error instanceof RenderError && !error.kptMissing) return none('invalid', error.message);
-    if (error instanceof CloneError || error instanceof UpstreamError || error instanceof RepositoryAccessError) return none('invalid', error.message);
+    if (error instanceof FunctionError) return nothing(d, 'invalid', `${d.label}: its mutations fail`, error.results);
+    if (error instanceof RenderError && !error.kptMissing) return nothing(d, 'invalid', error.message);
+    if (error instanceof CloneError || error instanceof UpstreamError || error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
     throw error;
   }
 }
@@ -367,17 +451,17 @@ function existingDraft(d: DesiredDownstream, existing: RevisionState, name: stri
 
 /** Carries the plan out: each repository's commits made, then pushed atomically; what failed, by repository. */
 export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>): Promise<string[]> {
-  const failures: string[] = [];
-  for (const write of plan.writes) {
+  const outcomes = await mapLimited(plan.writes, REPOSITORIES_AT_ONCE, async (write) => {
     const remote = remotes.get(write.repository)!;
     try {
       const names = await remote.write(write.commits);
       await remote.push(write.updates.map((u) => ({ ref: u.ref, expected: u.expected, target: u.target === null ? null : typeof u.target === 'number' ? names[u.target]! : u.target })));
+      return undefined;
     } catch (error) {
       if (!(error instanceof RepositoryAccessError)) throw error;
-      failures.push(error.message);
+      return error.message;
     }
-  }
-  return failures;
+  });
+  return outcomes.filter((failure): failure is string => failure !== undefined);
 }
 

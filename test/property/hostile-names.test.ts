@@ -14,49 +14,12 @@ import fc from 'fast-check';
 import { updateFromGit } from '../../src/update/git-update';
 import { updateFromDirectories } from '../../src/update/update';
 import { entries, fetchedKptfile, outside, PLANTED_JOURNAL, sandbox, upstreamRepository, V1, V2, writeTextFiles, type Entry, type Sandbox } from '../hostile/hostile-repos';
+import { hostileTree } from '../hostile/hostile-trees';
 import { git } from '../pkg/git-repos';
-import { configMap } from '../pkg/trees';
 
 jest.setTimeout(300_000);
 
-const HOSTILE_NAMES = [
-  '..',
-  '.',
-  '.git',
-  '.GIT',
-  '.gIt',
-  '.git.',
-  'git~1',
-  '.package-variant.journal',
-  '.package-variant.lock',
-  '.Package-Variant-x-1.new',
-  '-rf',
-  '--upload-pack=touch pwned',
-  'a\nremoved Kptfile',
-  'e\x1b[2J',
-  'cr\r',
-  '../..',
-  'x/../..',
-  'n'.repeat(300),
-  'Kptfile',
-  'cm.yaml',
-  'docs',
-  'notes.txt',
-];
 
-const name = fc.constantFrom(...HOSTILE_NAMES);
-const content = fc.constantFrom('x\n', configMap('cm', { v: 'evil' }), PLANTED_JOURNAL, '{"pid":1,"host":"elsewhere","started":"then"}\n');
-const target = fc.constantFrom('../../..', '../../.ssh/authorized_keys', '/etc', 'cm.yaml');
-
-const { node } = fc.letrec<{ node: Entry }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.record({ name, file: content }),
-    fc.record({ name, link: target }),
-    fc.record({ name, dir: fc.array(tie('node'), { maxLength: 3 }) }),
-  ),
-}));
-const hostileTree = fc.array(node, { minLength: 1, maxLength: 5 });
 
 /** What came with the local package before: nothing, a planted journal or lock, and a link out of it. */
 const planted = fc.subarray(['.package-variant.journal', '.package-variant.committed', '.package-variant.lock', 'link']);

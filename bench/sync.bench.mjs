@@ -1,0 +1,152 @@
+// `package-variant sync` over a fleet: a PackageVariantSet over BENCH_SYNC_REPOS deployment
+// repositories (default 100) with BENCH_SYNC_PACKAGES packages each (default 10: 1,000 downstreams),
+// all from one upstream package of BENCH_SYNC_RESOURCES resources (default 50), every repository a
+// local bare repository (issue 21).
+//
+// Phases, each one run of the command (/usr/bin/time for peak RSS), in order:
+//   plan      `sync --dry-run` with cold caches: every repository fetched, every downstream planned
+//   create    every downstream created as a draft (warm caches)
+//   no-op     the same inputs again: nothing to write
+//   publish   `--lifecycle published`: every draft approved (reported, no target)
+//   upgrade   the set moved to the upstream's next revision: an upgrade draft per downstream
+// The yardstick, measured in the same run: `git ls-remote` of every repository, one process each,
+// the least any tool pays to look at the fleet.
+//
+// Targets (issue 21, 2 cores): create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS ≤ 1 GB.
+// Each phase's plan is checked: every downstream created, unchanged, published, upgraded.
+//
+// Tunables (environment): BENCH_SYNC_REPOS, BENCH_SYNC_PACKAGES, BENCH_SYNC_RESOURCES,
+// BENCH_SYNC_KEEP=1 (keep the scratch directory).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { kibToMB, processTiming, round } from './lib/process-timing.mjs';
+
+export const name = 'sync';
+export const description = '`package-variant sync`: a set over 100 repositories of 10 packages each (1,000 downstreams) from a 50-resource upstream, local bare repositories';
+
+const REPOS = Number(process.env.BENCH_SYNC_REPOS ?? 100);
+const PACKAGES = Number(process.env.BENCH_SYNC_PACKAGES ?? 10);
+const RESOURCES = Number(process.env.BENCH_SYNC_RESOURCES ?? 50);
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+  GIT_AUTHOR_DATE: '2001-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2001-01-01T00:00:00Z',
+};
+
+function git(args, cwd) {
+  const run = spawnSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: GIT_ENV, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+function writeTree(root, files) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+}
+
+/** The upstream package at revision `revision`: a Kptfile and RESOURCES Deployments and ConfigMaps. */
+function upstreamPackage(revision) {
+  const files = { 'app/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n  annotations:\n    config.kubernetes.io/local-config: "true"\n' };
+  for (let i = 0; i < RESOURCES; i++) {
+    files[`app/r${i}.yaml`] =
+      i % 2
+        ? `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata:\n  revision: "${revision}"\n  index: "${i}"\n`
+        : `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  labels:\n    app: app-${i}\nspec:\n  replicas: ${revision}\n  selector:\n    matchLabels:\n      app: app-${i}\n  template:\n    metadata:\n      labels:\n        app: app-${i}\n    spec:\n      containers:\n      - name: app\n        image: registry.example.com/app:${revision}.0.${i}\n        ports:\n        - containerPort: 8080\n`;
+  }
+  return files;
+}
+
+export function setUpFleet(dir) {
+  const work = join(dir, 'catalog-work');
+  git(['init', '-q', work]);
+  for (const revision of [1, 2]) {
+    writeTree(work, upstreamPackage(revision));
+    git(['add', '-A'], work);
+    git(['commit', '-q', '-m', `Approving package revision app/${revision}\n\nkpt:{"package":"app","workspaceName":"v${revision}","revision":"${revision}"}`], work);
+    git(['tag', `app/v${revision}`], work);
+  }
+  git(['clone', '-q', '--bare', work, join(dir, 'catalog.git')]);
+  const edgeWork = join(dir, 'edge-work');
+  git(['init', '-q', edgeWork]);
+  writeFileSync(join(edgeWork, 'README.md'), 'a deployment repository\n');
+  git(['add', '-A'], edgeWork);
+  git(['commit', '-q', '-m', 'Initial commit'], edgeWork);
+  const edges = Array.from({ length: REPOS }, (_, i) => `edge-${String(i).padStart(4, '0')}`);
+  for (const edge of edges) git(['clone', '-q', '--bare', '--no-hardlinks', edgeWork, join(dir, `${edge}.git`)]);
+  const repository = (name) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\nspec:\n  type: git\n  deployment: ${name !== 'catalog'}\n  git:\n    repo: ./${name}.git\n`;
+  writeFileSync(join(dir, 'repositories.yaml'), ['catalog', ...edges].map(repository).join('---\n'));
+  const packageNames = Array.from({ length: PACKAGES }, (_, i) => `app-${i}`);
+  const set = (revision) =>
+    `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: fleet\nspec:\n  upstream:\n    repo: catalog\n    package: app\n    revision: ${revision}\n  targets:\n  - repositories:\n${edges.map((edge) => `    - name: ${edge}\n      packageNames: [${packageNames.join(', ')}]\n`).join('')}    template:\n      packageContext:\n        data:\n          fleet: bench\n`;
+  mkdirSync(join(dir, 'v1'));
+  mkdirSync(join(dir, 'v2'));
+  writeFileSync(join(dir, 'v1', 'set.yaml'), set(1));
+  writeFileSync(join(dir, 'v2', 'set.yaml'), set(2));
+  return edges;
+}
+
+const count = (stdout, action) => (stdout.match(new RegExp(`^  ${action} `, 'gm')) ?? []).length;
+
+export async function run({ log, root }) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'pv-bench-sync-'));
+  const downstreams = REPOS * PACKAGES;
+  try {
+    const edges = setUpFleet(dir);
+    log(`${REPOS} repositories, ${downstreams} downstreams, a ${RESOURCES}-resource upstream`);
+    const timing = processTiming(dir);
+    const env = { ...GIT_ENV, HOME: join(dir, 'home'), PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
+    const main = join(root, 'dist/main.js');
+    const phase = async (label, args, expected, wantCode) => {
+      const result = await timing.once({ command: process.execPath, args: [main, 'sync', 'repositories.yaml', ...args], env, cwd: dir });
+      if (result.code !== wantCode) throw new Error(`${label}: exit ${result.code}: ${(result.stderr || result.stdout).slice(-1500)}`);
+      const [action, n] = expected;
+      if (count(result.stdout, action) !== n) throw new Error(`${label}: ${count(result.stdout, action)} ${action} in the plan, not ${n}:\n${result.stdout.slice(-1500)}`);
+      log(`${label}: ${round(result.seconds, 2)} s, ${kibToMB(result.rssKib ?? 0)} MB`);
+      return { seconds: round(result.seconds, 2), peakRssMB: result.rssKib === null ? null : kibToMB(result.rssKib) };
+    };
+    const floorStart = process.hrtime.bigint();
+    for (const edge of edges) git(['ls-remote', join(dir, `${edge}.git`)], dir);
+    const floor = round(Number(process.hrtime.bigint() - floorStart) / 1e9, 2);
+    log(`yardstick: git ls-remote of every repository, ${floor} s`);
+    const plan = await phase('plan (--dry-run, cold caches)', ['v1', '--dry-run'], ['create', downstreams], 4);
+    const create = await phase('create all as drafts', ['v1'], ['create', downstreams], 4);
+    const noop = await phase('no-op', ['v1'], ['unchanged', downstreams], 0);
+    const publish = await phase('publish all (--lifecycle published)', ['v1', '--lifecycle', 'published'], ['publish', downstreams], 4);
+    const upgrade = await phase('upgrade all to v2', ['v2'], ['upgrade', downstreams], 4);
+    const peak = Math.max(...[plan, create, noop, publish, upgrade].map((p) => p.peakRssMB ?? 0));
+    const pass = create.seconds <= 60 && noop.seconds <= 10 && upgrade.seconds <= 120 && peak <= 1000;
+    return {
+      pass,
+      target: 'create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS ≤ 1 GB (2 cores)',
+      figures: {
+        repositories: REPOS,
+        downstreams,
+        upstreamResources: RESOURCES,
+        yardstickLsRemoteSeconds: floor,
+        plan,
+        create,
+        noop,
+        publish,
+        upgrade,
+        perDownstreamMs: { create: round((create.seconds * 1000) / downstreams, 1), upgrade: round((upgrade.seconds * 1000) / downstreams, 1) },
+        peakRssMB: peak,
+        load: os.loadavg().map((l) => round(l, 2)),
+      },
+      notes: timing.notes,
+    };
+  } finally {
+    if (process.env.BENCH_SYNC_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  }
+}
