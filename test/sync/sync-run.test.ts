@@ -114,6 +114,12 @@ describe('sync upgrades and stops where Porch stops', () => {
       type: 'upgrade',
       upgrade: { oldUpstreamRef: { name: 'catalog.app.v1' }, newUpstreamRef: { name: 'catalog.app.v2' }, localPackageRevisionRef: { name: 'edge1.app.manual-1' }, strategy: 'resource-merge' },
     });
+    expect(discoverRevisions(repo('edge1'), 'edge1')).toEqual([
+      expect.objectContaining({ name: 'edge1.app.main', lifecycle: 'Published', revision: -1 }),
+      expect.objectContaining({ name: 'edge1.app.manual-1', lifecycle: 'Published', revision: 2 }),
+      expect.objectContaining({ name: 'edge1.app.packagevariant-1', lifecycle: 'Published', revision: 1, firstTask: 'clone' }),
+      expect.objectContaining({ name: 'edge1.app.packagevariant-2', lifecycle: 'Draft', revision: 0, firstTask: 'upgrade' }),
+    ]);
   });
 
   it('is blocked by an owned draft when the upstream moves, and writes nothing', async () => {
