@@ -13,11 +13,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import { describeExampleCases } from './example-suite';
 import { childEnv, DIST_MAIN, hasKpt, TEST_IMAGE } from './kpt-harness';
+import { configMap, kptfile } from '../pkg/trees';
+import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from '../sync/porch-repos';
 
 /** The base the build script assembles from this Node. */
 const BASE_IMAGE = `localhost/package-variant-node-base:${process.version.slice(1)}`;
@@ -109,3 +112,31 @@ describeIfImage(`the image ${TEST_IMAGE}`, () => {
 });
 
 describeExampleCases(describeIfImage, `examples/ through kpt with ${TEST_IMAGE} (KPT_FN_RUNTIME=podman, each case run twice)`, { kind: 'image', image: TEST_IMAGE });
+
+describeIfImage(`package-variant sync renders with ${TEST_IMAGE} in a package's pipeline`, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pv-image-sync-'));
+    emptyRepository(join(dir, 'catalog.git'));
+    // The image applies a PackageVariant of the package's own to its package context: what a render leaves behind.
+    const own = `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: in-package\n  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:\n  upstream: {repo: catalog, package: app}\n  downstream: {repo: edge1, package: app}\n  packageContext:\n    data:\n      rendered: by-the-image\n`;
+    publish(join(dir, 'catalog.git'), 'app', 1, {
+      Kptfile: kptfile('app', `pipeline:\n  mutators:\n  - image: ${TEST_IMAGE}\n    configPath: in-package.yaml\n`),
+      'in-package.yaml': own,
+      'cm.yaml': configMap('cm', { x: '1' }),
+    });
+    emptyRepository(join(dir, 'edge1.git'));
+    writeFleet(dir, { edges: ['edge1'] });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('renders each draft through kpt with podman, the image pulled from nowhere', () => {
+    const env = { ...childEnv(), ...GIT_ENV, KPT_FN_RUNTIME: 'podman', PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state') };
+    const run = spawnSync(process.execPath, [DIST_MAIN, 'sync', 'fleet.yaml', '--image-pull-policy', 'Never'], { cwd: dir, env, encoding: 'utf8', timeout: 300_000 });
+    expect({ status: run.status, stderr: run.stderr }).toMatchObject({ status: 4 });
+    const draft = /refs\/heads\/drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(join(dir, 'edge1.git')))![1]!;
+    const context = show(join(dir, 'edge1.git'), `${draft}:app/package-context.yaml`);
+    expect(context).toContain('rendered: by-the-image');
+    expect(context).toContain('region: eu');
+  });
+});

@@ -15,7 +15,7 @@ import { git } from '../pkg/git-repos';
 const MAIN = join(REPO_ROOT, 'dist/main.js');
 const hasKpt = spawnSync('kpt', ['version']).status === 0;
 if (!hasKpt) console.log('kpt not on PATH: skipping the render cases of the sync command line');
-const withKpt = hasKpt ? it : it.skip;
+const withKpt = hasKpt ? it : it['skip'];
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);

@@ -18,7 +18,7 @@ import { emptyRepository, GIT_ENV, publish, show, writeFleet } from './porch-rep
 
 const hasKpt = spawnSync('kpt', ['version']).status === 0;
 if (!hasKpt) console.log('kpt not on PATH: skipping kpt pkg get and kpt pkg update of what sync publishes');
-const describeWithKpt = hasKpt ? describe : describe.skip;
+const describeWithKpt = hasKpt ? describe : describe['skip'];
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
