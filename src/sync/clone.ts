@@ -12,7 +12,7 @@ import { KrmResource } from '../krm/resource';
 import { PackageResources } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
 import type { PackageTree } from '../package/tree';
-import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type Ownership } from './ownership';
+import { setOwnership, type Ownership } from './ownership';
 
 /** Where a package comes from, as its Kptfile records it. */
 export interface UpstreamLock {
@@ -61,8 +61,7 @@ function setAfter(resource: KrmResource, map: YAMLMap, key: string, value: unkno
 function editKptfile(kptfile: KrmResource, facts: CloneFacts): void {
   const name = facts.packagePath.slice(facts.packagePath.lastIndexOf('/') + 1);
   kptfile.setIn(['metadata', 'name'], name);
-  kptfile.setAnnotation(OWNER_ANNOTATION, facts.ownership.owner);
-  kptfile.setAnnotation(DELETION_POLICY_ANNOTATION, facts.ownership.deletionPolicy);
+  setOwnership(kptfile, facts.ownership);
   let after = 'metadata';
   for (const [key, value] of upstreamRecords(facts.lock)) {
     setAfter(kptfile, kptfile.node, key, value, after);

@@ -13,14 +13,25 @@ export interface ResolvedUpstream {
   readonly commit: string;
 }
 
-export type Decision =
+/** What the variant asks of a package it finds at its downstream. */
+export interface Claim {
+  /** The owner sync records: `PackageVariant/<ns>/<name>` or `PackageVariantSet/<ns>/<set>`. */
+  readonly owner: string;
+  /** The variant's `spec.adoptionPolicy`: take over a package no variant owns, or leave it alone (the default). */
+  readonly adoption: 'adoptExisting' | 'adoptNone';
+  /** `PackageVariant <ns>/<name>`, for messages. */
+  readonly label: string;
+}
+
+/** The decisions that go on to content; `adopting` when the package is not (yet) recorded as the variant's. */
+type Proceed =
   | { readonly kind: 'create' }
   | { readonly kind: 'upgrade'; readonly from: RevisionState }
   | { readonly kind: 'check-published'; readonly from: RevisionState }
   | { readonly kind: 'check-draft'; readonly draft: RevisionState }
-  | { readonly kind: 'check-proposal'; readonly proposal: RevisionState }
-  | { readonly kind: 'blocked'; readonly reason: string }
-  | { readonly kind: 'conflict'; readonly reason: string };
+  | { readonly kind: 'check-proposal'; readonly proposal: RevisionState };
+
+export type Decision = (Proceed & { readonly adopting?: true }) | { readonly kind: 'blocked'; readonly reason: string } | { readonly kind: 'conflict'; readonly reason: string };
 
 /** Whether a revision records the upstream revision asked for (its tag, at the same commit). */
 export function recordsUpstream(revision: RevisionState, upstream: ResolvedUpstream): boolean {
@@ -36,13 +47,21 @@ export function recordedOwner(state: PackageState): string | undefined {
   return newest?.kptfile?.owner;
 }
 
-export function decide(owner: string, upstream: ResolvedUpstream, state: PackageState | undefined): Decision {
-  if (!state || (state.revisions.length === 0 && !state.onBranch)) return { kind: 'create' };
+export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageState | undefined): Decision {
+  if (!state || (state.revisions.length === 0 && !state.branch)) return { kind: 'create' };
   const recorded = recordedOwner(state);
-  if (recorded !== owner) {
-    const holder = recorded ? `it is owned by ${recorded}` : 'no variant owns it';
-    return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} and ${holder}; sync only changes packages their variant created` };
+  if (recorded !== undefined && recorded !== claim.owner) {
+    return { kind: 'conflict', reason: `a package exists at ${state.pkgpath}, owned by ${recorded}; a package another variant owns is never adopted` };
   }
+  if (recorded === undefined && claim.adoption !== 'adoptExisting') {
+    return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} and no variant owns it; set spec.adoptionPolicy: adoptExisting on ${claim.label} to take it over` };
+  }
+  const decided = proceed(upstream, state);
+  return recorded === undefined && decided.kind !== 'blocked' && decided.kind !== 'conflict' ? { ...decided, adopting: true } : decided;
+}
+
+/** An owned (or adopted) package: blocked by a draft behind the upstream, or what to check. */
+function proceed(upstream: ResolvedUpstream, state: PackageState): Decision {
   const [newest] = unpublished(state);
   if (newest) {
     if (!recordsUpstream(newest, upstream)) {
@@ -53,7 +72,9 @@ export function decide(owner: string, upstream: ResolvedUpstream, state: Package
     }
     return newest.lifecycle === 'draft' ? { kind: 'check-draft', draft: newest } : { kind: 'check-proposal', proposal: newest };
   }
-  const published = latestPublished(state);
-  if (!published) return { kind: 'conflict', reason: `a package exists on the branch at ${state.pkgpath} with no published revision sync could derive from` };
-  return recordsUpstream(published, upstream) ? { kind: 'check-published', from: published } : { kind: 'upgrade', from: published };
+  // A package only on the branch (made by hand, or by Porch's init) is adopted from there.
+  const published = latestPublished(state) ?? state.branch!;
+  // One that records no upstream (Porch's init) counts as current and only takes the mutations (porch-lifecycle.md §4).
+  const current = published.kptfile?.lock === undefined || recordsUpstream(published, upstream);
+  return current ? { kind: 'check-published', from: published } : { kind: 'upgrade', from: published };
 }

@@ -25,6 +25,7 @@ export interface DesiredDownstream {
   readonly upstreamRepository: SyncRepository;
   readonly upstream: UpstreamSpec;
   readonly deletionPolicy: DeletionPolicy;
+  readonly adoptionPolicy: 'adoptExisting' | 'adoptNone';
 }
 
 /** A variant that makes no downstream: its messages, and where it would have gone when known. */
@@ -39,6 +40,7 @@ interface VariantSpecFields {
   upstream?: UpstreamSpec;
   downstream?: { repo?: string; package?: string };
   deletionPolicy?: DeletionPolicy;
+  adoptionPolicy?: 'adoptExisting' | 'adoptNone';
 }
 
 /** Another source of upstream revisions for a set's `upstream` CEL variable: the PackageRevision objects sync can read from git. */
@@ -78,6 +80,7 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
     upstreamRepository,
     upstream: spec.upstream ?? {},
     deletionPolicy: spec.deletionPolicy ?? 'delete',
+    adoptionPolicy: spec.adoptionPolicy ?? 'adoptNone',
   });
 }
 

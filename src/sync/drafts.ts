@@ -13,6 +13,7 @@ import { updateTree } from '../merge/package/update-tree';
 import type { PackageTree } from '../package/tree';
 import { clonePackage, type CloneFacts, type UpstreamLock } from './clone';
 import { mutatePackage, packagesDiffer } from './mutate';
+import { withOwnership, type Ownership } from './ownership';
 import { MESSAGES, type PorchTask } from './porch-commits';
 
 export interface DraftCommit {
@@ -29,6 +30,11 @@ export type DraftOutcome =
   | { readonly kind: 'failed'; readonly results: readonly Result[] };
 
 export interface Mutations {
+  /**
+   * The ownership to record where the package does not record it yet (an adopted one): written with
+   * the next commit the mutations make, or, with `adoptNow`, in a commit of its own.
+   */
+  readonly adopt?: { readonly ownership: Ownership; readonly now: boolean };
   readonly variant: ConfigObject;
   /** The objects standing in for the cluster: injection sources. */
   readonly candidates: readonly ConfigObject[];
@@ -55,12 +61,17 @@ async function finish(tree: PackageTree, mutations: Mutations): Promise<Finished
   return { tree: rendered, results: mutated.results, converges: !packagesDiffer(rendered, again.tree) };
 }
 
-/** `first` (when given) then a render commit if the mutations change `start`. */
+/** `first` (when given) then a render commit if the mutations change `start` (or an adoption asks for one now). */
 async function commitsFrom(start: PackageTree, base: PackageTree, first: DraftCommit | undefined, mutations: Mutations, results: readonly Result[] = []): Promise<DraftOutcome> {
   const done = await finish(start, mutations);
   const all = [...results, ...done.results];
   if (!done.converges) return { kind: 'not-converging', results: all };
-  const commits = [...(first ? [first] : []), ...(packagesDiffer(start, done.tree) ? [{ message: MESSAGES.render, task: RENDER_TASK, tree: done.tree }] : [])];
+  const { adopt } = mutations;
+  const changes = packagesDiffer(start, done.tree);
+  const owned = adopt ? withOwnership(done.tree, adopt.ownership) : done.tree;
+  // An adopted package's ownership goes with the next revision written, or alone with --adopt-now.
+  const record = adopt !== undefined && (changes || first !== undefined || adopt.now) && owned !== done.tree;
+  const commits = [...(first ? [first] : []), ...(changes || record ? [{ message: MESSAGES.render, task: RENDER_TASK, tree: owned }] : [])];
   return commits.length === 0 ? { kind: 'unchanged', results: all } : { kind: 'commits', commits, base, results: all };
 }
 

@@ -5,6 +5,11 @@
  * project's own prefix (a domain of the project's GitHub organisation, not Porch's): the owner and
  * the deletion policy it was created with, so that the policy holds after the variant is gone.
  */
+import type { KrmResource } from '../krm/resource';
+import { PackageResources } from '../package/resource-files';
+import { KPTFILE } from '../package/scopes';
+import type { PackageTree } from '../package/tree';
+
 export const OWNER_ANNOTATION = 'package-variant.github.io/owner';
 export const DELETION_POLICY_ANNOTATION = 'package-variant.github.io/deletion-policy';
 
@@ -18,4 +23,19 @@ export function ownerOf(kind: 'PackageVariant' | 'PackageVariantSet', namespace:
 export interface Ownership {
   readonly owner: string;
   readonly deletionPolicy: DeletionPolicy;
+}
+
+/** Records `ownership` on a root Kptfile. */
+export function setOwnership(kptfile: KrmResource, ownership: Ownership): void {
+  kptfile.setAnnotation(OWNER_ANNOTATION, ownership.owner);
+  kptfile.setAnnotation(DELETION_POLICY_ANNOTATION, ownership.deletionPolicy);
+}
+
+/** The package with `ownership` recorded on its root Kptfile (the package as it was, when it holds it already or has no Kptfile). */
+export function withOwnership(tree: PackageTree, ownership: Ownership): PackageTree {
+  const resources = PackageResources.read(tree);
+  const kptfile = resources.items.find((item) => item.isKptfile && item.path === KPTFILE);
+  if (!kptfile) return tree;
+  setOwnership(kptfile, ownership);
+  return kptfile.isChanged ? resources.written(resources.items) : tree;
 }

@@ -112,15 +112,17 @@ export async function readPackageStates(
     const facts = kptfileFacts(kptfiles[i]);
     // A tag without a Kptfile at its path is a release tag, not a package revision (Porch's listing).
     if (f.lifecycle === 'published' && facts === undefined && kptfiles[i] === undefined) return;
-    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[], onBranch: false };
+    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[] };
     (state.revisions as RevisionState[]).push({ ...f, deletionProposed: f.lifecycle === 'published' && proposedDeletions.has(`${pkgpath}/v${f.revision}`), ...(facts ? { kptfile: facts } : {}) });
     states.set(pkgpath, state);
   });
   if (head) {
     onBranchCandidates.forEach((pkgpath, i) => {
-      if (kptfiles[revisions.length + i] === undefined) return;
-      const state = states.get(pkgpath) ?? { pkgpath, revisions: [], onBranch: false };
-      states.set(pkgpath, { ...state, onBranch: true });
+      const kptfile = kptfiles[revisions.length + i];
+      if (kptfile === undefined) return;
+      const facts = kptfileFacts(kptfile);
+      const branch: RevisionState = { lifecycle: 'published', workspace: repository.branch, revision: -1, ref: `refs/heads/${repository.branch}`, commit: head, deletionProposed: false, ...(facts ? { kptfile: facts } : {}) };
+      states.set(pkgpath, { ...(states.get(pkgpath) ?? { pkgpath, revisions: [] }), branch });
     });
   }
   return { head, states };

@@ -37,6 +37,8 @@ export interface SyncSettings {
   readonly diff: boolean;
   /** kpt fn render, or undefined with --no-render. */
   readonly render?: (tree: PackageTree, about: string) => Promise<PackageTree>;
+  /** Record the ownership of an adopted package in a revision of its own, even when nothing else changes. */
+  readonly adoptNow?: boolean;
   /** The repository, fetched: once per run however often it is asked for. */
   readonly open: (repository: SyncRepository) => Promise<RemoteRepository>;
 }
@@ -307,7 +309,7 @@ async function prepareDownstream(d: DesiredDownstream, state: PackageState | und
     if (error instanceof UpstreamError || error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
     throw error;
   }
-  const decision = decide(d.owner, upstream, state);
+  const decision = decide({ owner: d.owner, adoption: d.adoptionPolicy, label: d.label }, upstream, state);
   if (decision.kind === 'conflict' || decision.kind === 'blocked') return nothing(d, decision.kind, decision.reason);
   if (decision.kind === 'upgrade' && !isFullSha(decision.from.kptfile!.lock!.commit)) {
     // The commit comes from the package: only a commit name is looked up, and only at this package's path upstream.
@@ -349,8 +351,19 @@ async function prefetchTrees(own: Opened, prepared: readonly (Prepared | Written
 }
 
 async function computeDownstream(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
+  const written = await computeContent(prepared, head, offset, settings, own);
+  if (!prepared.decision.adopting || written.entry.action === 'invalid' || written.entry.action === 'not-converging') return written;
+  const detail =
+    written.entry.action === 'unchanged'
+      ? `adoptable: no variant owns it; its ownership is recorded with the next revision sync writes (--adopt-now records it now)`
+      : `adopts it, recording its ownership; ${written.entry.detail}`;
+  return { ...written, entry: { ...written.entry, detail } };
+}
+
+async function computeContent(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
   const { d, state, upstream, upstreamSide, decision } = prepared;
   const mutations: Mutations = {
+    ...(decision.adopting ? { adopt: { ownership: { owner: d.owner, deletionPolicy: d.deletionPolicy }, now: settings.adoptNow === true } } : {}),
     variant: d.variant,
     candidates: settings.candidates,
     ...(settings.render ? { render: (tree: PackageTree) => settings.render!(tree, `${d.repository.name}/${d.pkgpath}`) } : {}),

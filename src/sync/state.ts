@@ -40,8 +40,8 @@ export interface PackageState {
   /** The package's path in the repository, the Repository's directory included. */
   readonly pkgpath: string;
   readonly revisions: readonly RevisionState[];
-  /** The package is on the Repository's branch (Porch's placeholder revision). */
-  readonly onBranch: boolean;
+  /** The package on the Repository's branch head, when it is there (Porch's placeholder revision: revision -1, the branch's name for workspace). */
+  readonly branch?: RevisionState;
 }
 
 /** The owned drafts and proposals, newest workspace first. */

@@ -197,7 +197,7 @@ describe('sync edits, updates drafts and leaves what it does not own', () => {
     const before = refsOf(repo('edge1'));
     const { plan, remotes } = await planSync(inputs(), settings());
     expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
-      ['edge1', 'conflict', 'a package exists at app and no variant owns it; sync only changes packages their variant created'],
+      ['edge1', 'conflict', 'a package exists at app and no variant owns it; set spec.adoptionPolicy: adoptExisting on PackageVariant default/fleet-edge1-app to take it over'],
       ['edge2', 'create', 'catalog/app v1 (catalog.app.v1)'],
     ]);
     await writePlan(plan, remotes);
