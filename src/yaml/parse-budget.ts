@@ -1,7 +1,7 @@
 /**
- * How much input a run may hand to `yaml`'s parser. The fast reader (simple-block-read.ts) reads
- * most packages into plain data at a few hundred bytes an item; what it declines (escapes, anchors,
- * tags, multi-line scalars...), a list that cannot be read item by item, and every item a run edits
+ * How much input a run may hand to `yaml`'s parser. The fast reader (data-reader.ts) reads
+ * most packages into plain data at a few hundred bytes an item; what it declines (anchors, tags,
+ * multi-line scalars...), a list that cannot be read item by item, and every item a run edits
  * or merges become `yaml` node trees, which cost far more: about 0.5 KB a line and 2.5 KB a document
  * kept, and 2 to 4 KB a line or flow entry while a document is parsed. Bounding the parser's share
  * bounds the run's memory (README "Safety"); past a bound the run stops with an error result.
