@@ -166,6 +166,7 @@ class FlowReader<N, K> {
   }
 }
 
+/** Reads one document from its lines, as `build` makes it; see the top of this file for what it reads. */
 export class BlockReader<N, K> {
   /** The document's own comments, for a builder that keeps them: before its content, and after it. */
   commentBefore = '';
