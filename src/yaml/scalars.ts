@@ -199,45 +199,62 @@ const NEEDS_ESCAPES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 export function checkUnescaped(value: string): void {
   if (NEEDS_ESCAPES.test(value)) outsideSubset();
 }
-/** stringifyString's plainString: what cannot start, end or be inside a plain scalar. */
-const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
+
+/** stringifyString's plainString: what cannot start, end or be inside a plain scalar, for a string without line breaks. */
+const NOT_PLAIN = /^[\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|:[ \t]|[\t ]#|[\t :]$/;
 const FLOW_INDICATOR = /[[\]{},]/;
-const DOCUMENT_MARKER = /^(?:%|---|\.\.\.)/m;
+/** What may make a string on one line be written quoted: NOT_PLAIN, a tag that claims it, YAML 1.1's reading. */
+const MAY_NEED_QUOTES = new RegExp(`${NOT_PLAIN.source}|${ANY_TAG.source}|${YAML_11_NON_STRING.source}`);
+
+/** Whether a string on one line starts as a document marker or directive would (`yaml`'s containsDocumentMarker). */
+function startsLikeMarker(value: string): boolean {
+  const first = value.charCodeAt(0);
+  return first === 37 || ((first === 45 || first === 46) && (value.startsWith('---') || value.startsWith('...')));
+}
+
+/** What a string written on one line cannot hold without escapes: NEEDS_ESCAPES, and line breaks. */
+const NOT_ONE_LINE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
+/** Printable ASCII, which most strings are: none of NOT_ONE_LINE, found by a cheaper pattern. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * Double-quoted, where `yaml`'s doubleQuotedString writes JSON's text: where the only escapes are
- * `\"` and `\\` (tabs and line breaks it escapes and folds otherwise).
+ * `\"` and `\\` (tabs it escapes otherwise).
  */
 function doubleQuotedText(value: string): string {
-  if (value.includes('\n') || value.includes('\t')) outsideSubset();
+  if (value.includes('\t')) outsideSubset();
   return JSON.stringify(value);
 }
 
 function singleQuotedText(value: string): string {
-  if (value.includes('\n')) outsideSubset();
-  return `'${value.replace(/'/g, "''")}'`;
+  return `'${value.includes("'") ? value.replace(/'/g, "''") : value}'`;
 }
 
-/** quotedString with `singleQuote: null`: single quotes for a string with `"` and no `'`, else double. */
+/**
+ * A string that cannot be plain, quoted as `yaml` quotes it (quotedString with `singleQuote: null`):
+ * single quotes for a string with `"` and no `'`, else double; one YAML 1.1 reads as another type
+ * always double (the spelling rule).
+ */
 function quotedText(value: string): string {
-  return value.includes('"') && !value.includes("'") ? singleQuotedText(value) : doubleQuotedText(value);
+  return value.includes('"') && !value.includes("'") && !YAML_11_NON_STRING.test(value) ? singleQuotedText(value) : doubleQuotedText(value);
 }
 
-/** A plain string as plainString writes it on one line: plain where it reads back so, else quoted. */
+/**
+ * A new or plain string as plainString writes it on one line: plain where it reads back so, else
+ * quoted; plain, but read as another type by YAML 1.1, double-quoted.
+ */
 function plainText(value: string, place: Place): string {
-  if (value.includes('\n')) outsideSubset();
-  if (value === '' || (place.inFlow && FLOW_INDICATOR.test(value)) || NOT_PLAIN.test(value)) return quotedText(value);
-  if (DOCUMENT_MARKER.test(value)) {
+  if (value === '' || (place.inFlow && FLOW_INDICATOR.test(value))) return quotedText(value);
+  // Most strings are written plain: one test says so.
+  if (!MAY_NEED_QUOTES.test(value) && !startsLikeMarker(value)) return value;
+  if (NOT_PLAIN.test(value) || !readsBackAsString(value)) return quotedText(value);
+  if (startsLikeMarker(value)) {
     // At the top level a document marker would start a line: `yaml` writes a block scalar.
     if (place.indent === '') outsideSubset();
     if (place.implicitKey && place.indent === INDENT_STEP) return quotedText(value);
   }
-  return readsBackAsString(value) ? value : quotedText(value);
+  return YAML_11_NON_STRING.test(value) ? doubleQuotedText(value) : value;
 }
-
-/** How new and plain strings are written in block context, by value: keys and many values repeat. */
-const PLAIN_TEXTS = new Map<string, string>();
-const MAX_REMEMBERED = 10_000;
 
 /**
  * A string of the scalar type `type` (undefined: a new string) as `yaml` writes it at `place`, on
@@ -245,24 +262,15 @@ const MAX_REMEMBERED = 10_000;
  * type is written double-quoted.
  */
 export function stringText(value: string, type: Scalar.Type | undefined, place: Place): string {
-  const plainType = type === undefined || type === 'PLAIN';
-  if (plainType && !place.inFlow) {
-    const remembered = PLAIN_TEXTS.get(value);
-    if (remembered !== undefined) return remembered;
-  }
-  checkUnescaped(value);
+  if (!PRINTABLE_ASCII.test(value) && NOT_ONE_LINE.test(value)) outsideSubset();
   switch (type) {
     case 'QUOTE_DOUBLE':
       return doubleQuotedText(value);
     case 'QUOTE_SINGLE':
       return singleQuotedText(value);
     case undefined:
-    case 'PLAIN': {
-      const text = YAML_11_NON_STRING.test(value) ? doubleQuotedText(value) : plainText(value, place);
-      // Only what is written the same at every place is remembered.
-      if (!place.inFlow && !DOCUMENT_MARKER.test(value) && PLAIN_TEXTS.size < MAX_REMEMBERED) PLAIN_TEXTS.set(value, text);
-      return text;
-    }
+    case 'PLAIN':
+      return plainText(value, place);
     default:
       return outsideSubset();
   }

@@ -14,11 +14,14 @@ import * as yaml from 'yaml';
 import { Document, type Node, type Scalar as ScalarNode, type YAMLMap as YAMLMapNode, type YAMLSeq as YAMLSeqNode } from 'yaml';
 import { BlockReader, type Build } from './block-reader';
 import { BREAKS_THE_LINE_SCAN, LineCursor, type LineRange } from './lines';
-import { OutsideSubset, outsideSubset, plainTag, YAML_11_NON_STRING, type Spelled } from './scalars';
+import { AcceptedStrings, OutsideSubset, outsideSubset, plainTag, readsBackAsString, YAML_11_NON_STRING, type Spelled } from './scalars';
 import { PARSE_OPTIONS, parseYaml, type YamlVersion } from './yaml-format';
 
 // A bundle reads a package's exports through getters: the classes of the nodes built here are taken once.
 const { isScalar, Pair, Scalar, YAMLMap, YAMLSeq } = yaml;
+
+/** Plain keys that read back as themselves and keep no spelling: most keys, which every object repeats. */
+const STRING_KEYS = new AcceptedStrings((key) => readsBackAsString(key) && !YAML_11_NON_STRING.test(key));
 
 /** Maps with more pairs than this have their keys in a set to refuse a duplicate; smaller ones are scanned. */
 const SCANNED_KEYS = 64;
@@ -70,6 +73,12 @@ class NodeBuild implements Build<Node, ScalarNode> {
 
   key({ key, quoted }: { key: string; quoted?: string }): ScalarNode {
     if (quoted !== undefined) return this.quoted(key, quoted);
+    if (STRING_KEYS.accepts(key)) {
+      const scalar = new Scalar(key);
+      scalar.source = key;
+      scalar.type = 'PLAIN';
+      return scalar;
+    }
     const scalar = this.plain(key);
     // Keys that are not strings are the parser's.
     if (typeof scalar.value !== 'string') outsideSubset();
