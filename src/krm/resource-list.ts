@@ -9,8 +9,8 @@ import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type N
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
-import { tooManyObjects } from './input-limits';
-import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits, type Refusal } from '../yaml/parse-budget';
+import { checkWholeList, tooManyObjects } from './input-limits';
+import { ParseBudget, RUN_PARSE_LIMITS, type ParseLimits, type Refusal } from '../yaml/parse-budget';
 import { readSimpleBlockRange, readSimpleBlockWithout } from '../yaml/data-reader';
 import { writeSimpleBlockMap } from '../yaml/data-writer';
 import { renderItem } from '../yaml/renderer';
@@ -174,7 +174,7 @@ const refusedInput: Refusal = (message) => new FunctionError(errorResult(message
 
 /** The whole list as one YAML document. */
 function parseWhole(text: string): ResourceList {
-  checkWholeList(text, refusedInput);
+  checkWholeList(text);
   const lineCounter = new LineCounter();
   const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
   const root = checkedRoot(doc);

@@ -27,7 +27,8 @@ export const MAX_PARSED_DOCUMENTS = 100_000;
 export const MAX_DOCUMENT_UNITS = 250_000;
 
 const SAFETY = '(see "Safety" in the README)';
-const UNITS = 'lines and flow entries';
+/** What the bounds count, in the words of their messages. */
+export const UNITS = 'lines and flow entries';
 
 export interface ParseLimits {
   readonly bytes: number;
@@ -75,17 +76,4 @@ export class ParseBudget {
     this.units = total;
     this.documents = documents;
   }
-}
-
-/** Refuses a list that must be parsed whole is beyond the parser's bounds for one document. */
-export function checkWholeList(
-  text: string,
-  refuse: Refusal = exceeded,
-  limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_PARSED_BYTES, units: MAX_DOCUMENT_UNITS },
-): void {
-  const units = countUnits(text);
-  if (text.length <= limits.bytes && units <= limits.units) return;
-  throw refuse(
-    `the input must be parsed as one YAML document (the line scan cannot read it item by item: anchors, tags, tabs, CRLF line ends, flow or JSON style, several documents, or results already in it), and it has ${groupDigits(text.length)} characters and ${groupDigits(units)} ${UNITS}: the function parses at most ${groupDigits(limits.bytes)} characters and ${groupDigits(limits.units)} ${UNITS} that way ${SAFETY}`,
-  );
 }
