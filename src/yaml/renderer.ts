@@ -99,10 +99,9 @@ interface PairPlaces {
   readonly compactSeq: At;
 }
 
-/** The places of a block collection at one level, the same for all: its pairs, and a sequence's items. */
+/** The places of a block collection at one level, the same for all: its pairs, and a sequence's items (at `value`). */
 interface Level extends PairPlaces {
   readonly indent: string;
-  readonly entry: At;
 }
 
 const levels: Level[] = [];
@@ -117,7 +116,6 @@ function levelAt(level: number): Level {
       key: { indent: deeper, inFlow: false, implicitKey: true, level: level + 1 },
       value: { indent: deeper, inFlow: false, implicitKey: false, level: level + 1 },
       compactSeq: { indent, inFlow: false, implicitKey: false, level },
-      entry: { indent: deeper, inFlow: false, implicitKey: false, level: level + 1 },
     };
   }
   return at;
@@ -128,9 +126,9 @@ function withLine(text: string, first: boolean, indent: string, line: string): s
   return first ? line : line ? `${text}\n${indent}${line}` : `${text}\n`;
 }
 
-/** A map or sequence written in block style (one written in flow style is on one line). */
-function isBlock(node: Node, inFlow: boolean): node is YAMLMap | YAMLSeq {
-  return (isMap(node) || isSeq(node)) && !inFlow && node.flow !== true;
+/** A map or sequence written in block style, outside a flow collection (one written in flow style is on one line). */
+function isBlock(node: Node): boolean {
+  return (isMap(node) || isSeq(node)) && node.flow !== true;
 }
 
 // -- the renderer ------------------------------------------------------------------------------
@@ -203,7 +201,7 @@ class Renderer {
           first = false;
         }
       }
-      text = withLine(text, first, indent, seq ? this.entry(before!, places.entry) : this.pair(item as Pair, places));
+      text = withLine(text, first, indent, seq ? this.entry(before!, places.value) : this.pair(item as Pair, places));
       first = false;
     }
     if (first) text = seq ? '[]' : '{}';
@@ -214,7 +212,7 @@ class Renderer {
   private entry(node: Node, place: At): string {
     const rendered = this.node(node, place);
     // A block collection writes its own comment.
-    const comment = node.comment && !isBlock(node, false) ? lineComment(rendered, place.indent, commentLines(node.comment)) : '';
+    const comment = node.comment && !isBlock(node) ? lineComment(rendered, place.indent, commentLines(node.comment)) : '';
     return `- ${rendered}${comment}`;
   }
 
