@@ -132,6 +132,29 @@ describe('building the tree of simple block YAML', () => {
     expect(items).toBeGreaterThan(2000);
   });
 
+  it('gives the tree yaml gives for damaged recorded items, whenever it builds them, whole or as an item', () => {
+    const texts = corpusItems.map(({ chunk }) => chunk.text).filter((text) => buildSimpleDocument(text) !== undefined);
+    const damage = fc.record({
+      text: fc.constantFrom(...texts),
+      at: fc.nat(),
+      edit: fc.constantFrom(' ', '\n', '- ', ': ', ' #', ' # c', '#', "'", '"', '{', '[', '}', ']', ',', '|', '&', '*', '!', ':', '-', 'x', '', '~', '0x1', '1e3', 'on', 'null', '  '),
+      cut: fc.nat({ max: 3 }),
+    });
+    let documents = 0;
+    let items = 0;
+    fc.assert(
+      fc.property(damage, ({ text, at, edit, cut }) => {
+        const position = at % text.length;
+        const uses = checkUses(text.slice(0, position) + edit + text.slice(position + cut));
+        if (uses.document) documents += 1;
+        items += uses.items;
+      }),
+      { seed: SEED, numRuns: 4000 },
+    );
+    expect(documents).toBeGreaterThan(1000);
+    expect(items).toBeGreaterThan(2000);
+  });
+
   it('builds what the data reader reads: the same data from the same lines, in place', () => {
     let built = 0;
     for (const { list, chunk } of corpusItems) {
