@@ -26,6 +26,14 @@ const STRING_KEYS = new AcceptedStrings((key) => readsBackAsString(key) && !YAML
 /** Maps with more pairs than this have their keys in a set to refuse a duplicate; smaller ones are scanned. */
 const SCANNED_KEYS = 64;
 
+/** A scalar as the composer makes it from its source, of its type. */
+function scalarOf(value: unknown, source: string, type: ScalarNode.Type): ScalarNode {
+  const scalar = new Scalar(value);
+  scalar.source = source;
+  scalar.type = type;
+  return scalar;
+}
+
 /** The nodes of one document's tree, in its schema. */
 class NodeBuild implements Build<Node, ScalarNode> {
   readonly comments = true;
@@ -49,36 +57,23 @@ class NodeBuild implements Build<Node, ScalarNode> {
   }
 
   quoted(value: string, spelling: string): ScalarNode {
-    const scalar: Spelled = new Scalar(value);
-    scalar.source = value;
-    scalar.type = spelling[0] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
+    const scalar: Spelled = scalarOf(value, value, spelling[0] === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE');
     scalar.spelling = spelling;
     return scalar;
   }
 
   literal(value: string): ScalarNode {
-    const scalar = new Scalar(value);
-    scalar.source = value;
-    scalar.type = 'BLOCK_LITERAL';
-    return scalar;
+    return scalarOf(value, value, 'BLOCK_LITERAL');
   }
 
   /** The null of `key:` with nothing after it: the composer's empty scalar has no token, so no spelling. */
   empty(): ScalarNode {
-    const scalar = new Scalar(null);
-    scalar.source = '';
-    scalar.type = 'PLAIN';
-    return scalar;
+    return scalarOf(null, '', 'PLAIN');
   }
 
   key({ key, quoted }: { key: string; quoted?: string }): ScalarNode {
     if (quoted !== undefined) return this.quoted(key, quoted);
-    if (STRING_KEYS.accepts(key)) {
-      const scalar = new Scalar(key);
-      scalar.source = key;
-      scalar.type = 'PLAIN';
-      return scalar;
-    }
+    if (STRING_KEYS.accepts(key)) return scalarOf(key, key, 'PLAIN');
     const scalar = this.plain(key);
     // Keys that are not strings are the parser's.
     if (typeof scalar.value !== 'string') outsideSubset();
