@@ -15,7 +15,7 @@ import { appendAll } from '../yaml/append';
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Node, type Pair } from 'yaml';
 import type { KrmResource } from './resource';
 import { errorResult, FunctionError, type Result } from './results';
-import { isSimpleDocument } from '../yaml/simple-document-tree';
+import { isSimpleDocument } from '../yaml/tree-builder';
 import { yamlVersionOf } from '../yaml/yaml-format';
 
 /** A set's members are keys with null values, and an upstream null removes a field. */
@@ -117,7 +117,7 @@ function hasSpecialNodes(root: Node, version: '1.1' | '1.2'): boolean {
  * Checks the items the merge reads (every version of each resource it merges or adds) and expands
  * their aliases within an item; throws FunctionError naming each item and field it cannot carry.
  * `others` are the remaining items, checked only for aliases to merged items. Items known by plain
- * data alone, or by a tree built from simple text (simple-document-tree.ts), have no tags or aliases
+ * data alone, or by a tree built from simple text (tree-builder.ts), have no tags or aliases
  * (the fast readers refuse them) and are skipped.
  */
 export function checkCarriable(merged: readonly KrmResource[], others: readonly KrmResource[]): void {

@@ -8,6 +8,8 @@
 import { isMap, isNode, isScalar, isSeq } from 'yaml';
 import type { KrmResource } from './resource';
 import { groupDigits } from '../yaml/group-digits';
+import { MAX_DOCUMENT_UNITS, MAX_PARSED_BYTES, UNITS } from '../yaml/parse-budget';
+import { countUnits } from '../yaml/text-units';
 import { errorResult, FunctionError, type Result } from './results';
 
 export const MAX_SCALAR_CHARS = 4 * 1024 * 1024;
@@ -18,6 +20,20 @@ export const MAX_SCALAR_CHARS = 4 * 1024 * 1024;
  * would let grow past a function runner's memory.
  */
 export const MAX_INPUT_OBJECTS = 1_000_000;
+
+/**
+ * Refuses a list that must be parsed whole (the line scan cannot split it into items) where it is
+ * beyond the parser's bounds for one document.
+ */
+export function checkWholeList(text: string, limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_PARSED_BYTES, units: MAX_DOCUMENT_UNITS }): void {
+  const units = countUnits(text);
+  if (text.length <= limits.bytes && units <= limits.units) return;
+  throw new FunctionError(
+    errorResult(
+      `the input must be parsed as one YAML document (the line scan cannot read it item by item: anchors, tags, tabs, CRLF line ends, flow or JSON style, several documents, or results already in it), and it has ${groupDigits(text.length)} characters and ${groupDigits(units)} ${UNITS}: the function parses at most ${groupDigits(limits.bytes)} characters and ${groupDigits(limits.units)} ${UNITS} that way (see "Safety" in the README)`,
+    ),
+  );
+}
 
 /** An error when the input holds more than MAX_INPUT_OBJECTS objects, counted before they are read. */
 export function tooManyObjects(items: number, listObjects: number): FunctionError | undefined {

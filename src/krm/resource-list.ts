@@ -9,12 +9,12 @@ import { CST, isMap, isSeq, LineCounter, YAMLMap, YAMLSeq, type Document, type N
 import { KrmResource, type YamlTree } from './resource';
 import { errorResult, FunctionError, resultToPlain, type Result } from './results';
 import { splitItems, type ItemChunk, type ItemsBlock } from './item-chunks';
-import { tooManyObjects } from './input-limits';
-import { checkWholeList, ParseBudget, RUN_PARSE_LIMITS, type ParseLimits, type Refusal } from '../yaml/parse-budget';
-import { readSimpleBlockRange, readSimpleBlockWithout } from '../yaml/simple-block-read';
-import { readSimpleBlockTree, treeDocument } from '../yaml/simple-block-tree';
-import { writeSimpleBlockMap } from '../yaml/simple-block-write';
-import { renderTreeItem } from '../yaml/tree-render';
+import { checkWholeList, tooManyObjects } from './input-limits';
+import { ParseBudget, RUN_PARSE_LIMITS, type ParseLimits, type Refusal } from '../yaml/parse-budget';
+import { readSimpleBlockRange, readSimpleBlockWithout } from '../yaml/data-reader';
+import { writeSimpleBlockMap } from '../yaml/data-writer';
+import { renderItem } from '../yaml/renderer';
+import { buildItemTree, treeDocument } from '../yaml/tree-builder';
 import { writeWholeList } from './whole-list';
 import { ResourceList, type ItemSpan, type ItemsLayout, type LineLocator, type ListShape, type ResourceListSource } from './list-model';
 import { newDocument, parseYaml, releaseSourceTokens, renderNode, yamlVersionOf } from '../yaml/yaml-format';
@@ -174,7 +174,7 @@ const refusedInput: Refusal = (message) => new FunctionError(errorResult(message
 
 /** The whole list as one YAML document. */
 function parseWhole(text: string): ResourceList {
-  checkWholeList(text, refusedInput);
+  checkWholeList(text);
   const lineCounter = new LineCounter();
   const doc = parseChecked(text, { lineCounter }, (offset) => offsetLocation(lineCounter, offset));
   const root = checkedRoot(doc);
@@ -207,6 +207,23 @@ function lineEnding(text: string): '\n' | '\r\n' {
   return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
+/**
+ * Puts the comments of an item's own document where kpt has them: the comment that opens it (after
+ * `- `) on its first key, and the comments after its last line on the item, so that they stay with it
+ * when it is rewritten.
+ */
+function takeItemComments(node: YAMLMap, doc: { commentBefore?: string | null; comment?: string | null }): void {
+  if (doc.commentBefore && node.items.length > 0) {
+    const key = node.items[0]!.key as Node;
+    key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
+    doc.commentBefore = null;
+  }
+  if (doc.comment) {
+    node.comment = node.comment ? `${node.comment}\n${doc.comment}` : doc.comment;
+    doc.comment = null;
+  }
+}
+
 /** One item's text parsed on its own; throws FunctionError when it is not valid YAML, or past the budget. */
 function parseItem(chunk: ItemChunk, budget: ParseBudget): { tree: YamlTree; locate: Locate } {
   const text = chunk.text;
@@ -219,17 +236,7 @@ function parseItem(chunk: ItemChunk, budget: ParseBudget): { tree: YamlTree; loc
   };
   const doc = parseChecked(text, { releaseTokens: true }, where);
   const node = doc.contents;
-  // The comment after `- ` opens the item's document; it belongs on the first key, as kpt has it.
-  if (isMap(node) && doc.commentBefore && node.items.length > 0) {
-    const key = node.items[0]!.key as Node;
-    key.commentBefore = key.commentBefore ? `${doc.commentBefore}\n${key.commentBefore}` : doc.commentBefore;
-    doc.commentBefore = null;
-  }
-  // Comments after the item's last line end its document; they stay with the item when it is rewritten.
-  if (isMap(node) && doc.comment) {
-    node.comment = node.comment ? `${node.comment}\n${doc.comment}` : doc.comment;
-    doc.comment = null;
-  }
+  if (isMap(node)) takeItemComments(node, doc);
   return { tree: { node: node as YAMLMap, doc }, locate: locateIn(itemLines, chunk.line, chunk.dedent) };
 }
 
@@ -295,12 +302,13 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
   if (tooManyListed) throw tooManyListed;
   // An item's node tree, built when something first needs it (one function for every item, no
   // closure each): by the fast reader where it can, which costs a small part of a parse.
-  const itemTree = (chunk: ItemChunk): YamlTree => {
+  const buildTree = (chunk: ItemChunk): YamlTree => {
     // Only items the reader took come here (the others were parsed as they were read): their lines were checked.
-    const node = readSimpleBlockTree(text, chunk.bodyStart, chunk.end, chunk.dedent, true);
-    if (!node) return parseItem(chunk, budget).tree;
+    const built = buildItemTree(text, chunk.bodyStart, chunk.end, chunk.dedent, true);
+    if (!built) return parseItem(chunk, budget).tree;
     budget.spend(text.slice(chunk.bodyStart, chunk.end));
-    return { node, doc: treeDocument() };
+    takeItemComments(built.root, { commentBefore: built.commentBefore, comment: built.comment });
+    return { node: built.root, doc: treeDocument() };
   };
   // Items in simple YAML are read as plain data, their trees built only if they are edited; the
   // others (to locate what is wrong with them in the message) are parsed now.
@@ -309,7 +317,7 @@ function parseByItem(text: string, block: ItemsBlock, budget: ParseBudget): Reso
   const problems: Result[] = [];
   block.chunks.forEach((chunk, index) => {
     const plain = readSimpleBlockRange(text, chunk.bodyStart, chunk.end, chunk.dedent);
-    let resource = plain && KrmResource.fromPlain(plain, itemTree, 'input', chunk);
+    let resource = plain && KrmResource.fromPlain(plain, buildTree, 'input', chunk);
     if (!resource) {
       const parsed = parseItem(chunk, budget);
       resource = KrmResource.fromTree(parsed.tree.node, parsed.tree.doc, 'input');
@@ -350,7 +358,7 @@ function seqItem(text: string, indent: string): string {
 /**
  * `- ` + each item, every following line indented to the sequence's column, one part per rendering
  * (to be joined by a newline and the column). New items still in plain data are written without a
- * node tree where they can be, trees without `yaml`'s stringifier where they can be (tree-render.ts);
+ * node tree where they can be, trees without `yaml`'s stringifier where they can be (renderer.ts);
  * the others share one rendering.
  */
 function renderItemParts(resources: readonly KrmResource[], indent: number): string[] {
@@ -374,7 +382,7 @@ function renderItemParts(resources: readonly KrmResource[], indent: number): str
     }
     // Items read under `%YAML 1.1` are rendered with its schema, the others with 1.2's.
     const version = yamlVersionOf(resource.doc);
-    const rendered = version === '1.2' ? renderTreeItem(resource.node) : undefined;
+    const rendered = version === '1.2' ? renderItem(resource.node) : undefined;
     if (rendered !== undefined) {
       flush();
       parts.push(indentLines(rendered, pad));

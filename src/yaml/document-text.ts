@@ -15,8 +15,8 @@
 import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent, findSeqIndent, type SeqIndent } from './seq-indent';
-import { readDocument } from './simple-document-tree';
-import { renderSimpleDocument } from './simple-render';
+import { renderSimpleDocument } from './renderer';
+import { readDocument } from './tree-builder';
 import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
 
 interface DocumentComments {

@@ -1,7 +1,7 @@
 /**
- * How much input a run may hand to `yaml`'s parser. The fast reader (simple-block-read.ts) reads
- * most packages into plain data at a few hundred bytes an item; what it declines (escapes, anchors,
- * tags, multi-line scalars...), a list that cannot be read item by item, and every item a run edits
+ * How much input a run may hand to `yaml`'s parser. The fast reader (data-reader.ts) reads
+ * most packages into plain data at a few hundred bytes an item; what it declines (anchors, tags,
+ * multi-line scalars...), a list that cannot be read item by item, and every item a run edits
  * or merges become `yaml` node trees, which cost far more: about 0.5 KB a line and 2.5 KB a document
  * kept, and 2 to 4 KB a line or flow entry while a document is parsed. Bounding the parser's share
  * bounds the run's memory (README "Safety"); past a bound the run stops with an error result.
@@ -27,7 +27,8 @@ export const MAX_PARSED_DOCUMENTS = 100_000;
 export const MAX_DOCUMENT_UNITS = 250_000;
 
 const SAFETY = '(see "Safety" in the README)';
-const UNITS = 'lines and flow entries';
+/** What the bounds count, in the words of their messages. */
+export const UNITS = 'lines and flow entries';
 
 export interface ParseLimits {
   readonly bytes: number;
@@ -75,17 +76,4 @@ export class ParseBudget {
     this.units = total;
     this.documents = documents;
   }
-}
-
-/** Refuses a list that must be parsed whole is beyond the parser's bounds for one document. */
-export function checkWholeList(
-  text: string,
-  refuse: Refusal = exceeded,
-  limits: { readonly bytes: number; readonly units: number } = { bytes: MAX_PARSED_BYTES, units: MAX_DOCUMENT_UNITS },
-): void {
-  const units = countUnits(text);
-  if (text.length <= limits.bytes && units <= limits.units) return;
-  throw refuse(
-    `the input must be parsed as one YAML document (the line scan cannot read it item by item: anchors, tags, tabs, CRLF line ends, flow or JSON style, several documents, or results already in it), and it has ${groupDigits(text.length)} characters and ${groupDigits(units)} ${UNITS}: the function parses at most ${groupDigits(limits.bytes)} characters and ${groupDigits(limits.units)} ${UNITS} that way ${SAFETY}`,
-  );
 }

@@ -21,6 +21,7 @@ import {
   type Tags,
   type ToStringOptions,
 } from 'yaml';
+import { keptSpelling, YAML_11_NON_STRING, type Spelled } from './scalars';
 import type { SeqIndent } from './seq-indent';
 
 type TagLike = Tags[number];
@@ -35,20 +36,7 @@ export const RENDER_OPTIONS: ToStringOptions = {
 
 const STRING_TAG = 'tag:yaml.org,2002:str';
 
-/**
- * Plain strings that Kubernetes' YAML 1.1 reader takes for something else: booleans (`on`, `y`),
- * legacy octals (`0755`), base-60 numbers (`12:30`), numbers with `_`. New strings like these are
- * written double-quoted, as go-yaml v3 does.
- */
-export const YAML_11_NON_STRING = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?0[0-7_]+|[-+]?0b[01_]+|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][-+]?\d+)?|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|\d{4}-\d\d?-\d\d?(?:[Tt ].*)?)$/;
-
 const FLOW_SCALAR_TOKENS = new Set(['scalar', 'single-quoted-scalar', 'double-quoted-scalar']);
-
-/**
- * A scalar's spelling in the input, where re-rendering its value could spell it otherwise. An own
- * property, so that `clone()` (taking upstream's value) keeps it.
- */
-type Spelled = { spelling?: string };
 
 /** How a scalar was written in the input, where it was recorded (see releaseSourceTokens). */
 export function sourceSpelling(node: Node): string | undefined {
@@ -95,36 +83,20 @@ function releaseToken(node: object): void {
   delete (node as { srcToken?: unknown }).srcToken;
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  return Object.is(a, b);
-}
-
 /**
- * A scalar whose value is unchanged since parsing is written with its original spelling:
- * `0755`, `0x1F`, `1e3`, `"\U0001F680"` and quoting survive where `yaml` would normalise them.
+ * A scalar whose value is unchanged since parsing is written with its original spelling (scalars.ts
+ * keptSpelling); a new plain string YAML 1.1 reads as another type is written double-quoted.
  */
 function keepSourceSpelling(tag: TagLike): TagLike {
   if (typeof tag !== 'object' || 'collection' in tag) return tag;
   const scalarTag = tag as ScalarTag;
   if (typeof scalarTag.resolve !== 'function' || !scalarTag.stringify) return tag;
   const stringify = scalarTag.stringify;
-  const resolve = scalarTag.resolve;
   return {
     ...scalarTag,
     stringify(item, ctx, onComment, onChompKeep) {
-      const spelling = (item as Spelled).spelling;
-      const source = (item as { source?: unknown }).source;
-      if (spelling !== undefined && typeof source === 'string') {
-        let original: unknown;
-        try {
-          original = resolve(source, () => undefined, {});
-        } catch {
-          original = undefined;
-        }
-        const value = original && typeof original === 'object' && 'value' in original ? (original as { value: unknown }).value : original;
-        if (sameValue(value, item.value)) return spelling;
-      }
+      const spelling = keptSpelling(item as Spelled, scalarTag);
+      if (spelling !== undefined) return spelling;
       if (scalarTag.tag === STRING_TAG && typeof item.value === 'string' && (item.type === undefined || item.type === 'PLAIN') && YAML_11_NON_STRING.test(item.value)) {
         return stringify.call(this, { ...item, type: 'QUOTE_DOUBLE' } as typeof item, ctx, onComment, onChompKeep);
       }

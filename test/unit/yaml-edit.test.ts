@@ -1,7 +1,7 @@
 /** Comparing a node with data in place (src/variant/yaml-edit.ts) answers what comparing its data answers. */
 import fc from 'fast-check';
 import { isMap, type Node } from 'yaml';
-import { readSimpleBlockTree, treeDocument } from '../../src/yaml/simple-block-tree';
+import { buildItemTree, treeDocument } from '../../src/yaml/tree-builder';
 import { parseYaml, renderNode } from '../../src/yaml/yaml-format';
 import { sameData, sameNodeData, toData } from '../../src/variant/yaml-edit';
 
@@ -19,7 +19,7 @@ function treeOf(data: unknown, read: boolean): Node {
   if (!read || !isMap(made) || made.items.length === 0) return made;
   const text = `${renderNode(made)}\n`;
   const parsed = parseYaml(text, { releaseTokens: true }).doc.contents as Node;
-  return readSimpleBlockTree(text, 0, text.length, 0) ?? parsed;
+  return buildItemTree(text, 0, text.length, 0)?.root ?? parsed;
 }
 
 describe('a node compared with data in place', () => {

@@ -20,7 +20,7 @@ import { keyOf, meaningfulLines } from '../../yaml/line-scan';
 import { findSeqIndent } from '../../yaml/seq-indent';
 import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
 import { firstInvalidByte } from '../../yaml/utf8';
-import { readDocument } from '../../yaml/simple-document-tree';
+import { readDocument } from '../../yaml/tree-builder';
 import { joinYamlStream, type DocumentFate } from '../../yaml/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '..';
 import { identityKeys, identityKeysOf, inScope } from '../resources/identity';

@@ -1,50 +1,33 @@
 /**
  * Writes plain data (a new object built by the function) as block YAML, byte for byte as `yaml`
  * renders it with this project's options (RENDER_OPTIONS, the YAML 1.1 quoting rule) but without
- * building a node tree: at fleet scale, thousands of new PackageVariants are written at once.
- * Undefined for data outside the simple subset this writer knows (strings beyond printable ASCII,
- * strings to quote that would need escapes, non-integer numbers, nested sequences, objects that are
- * not plain); the caller then uses `yaml`.
+ * building a node tree: at fleet scale, thousands of new PackageVariants are written at once. Its
+ * scalars are spelt as the renderer spells new ones (scalars.ts). Undefined for data outside the
+ * subset this writer knows (strings that would need escapes or lines of their own, non-integer
+ * numbers, nested sequences, keys that are not plain words, objects that are not plain); the caller
+ * then uses `yaml`.
  */
-import { AcceptedStrings, outsideSubset, OutsideSubset, readsBackAsString } from './plain-scalars';
-import { YAML_11_NON_STRING } from './yaml-format';
+import { AcceptedStrings, integerText, outsideSubset, OutsideSubset, stringText, type Place } from './scalars';
 
 /**
- * What `yaml` will not write plain (its stringifyString rules): indicators at the start, `: ` and
- * ` #` inside, a space or colon at the end. (Document markers matter only at the top level, where
- * there is no scalar here.)
+ * Where keys and values are written. Their indentation matters to a string's spelling only at the
+ * top level of a document, where no scalar stands here, and for keys that start like document
+ * markers, which SAFE_KEY leaves out.
  */
-const NOT_PLAIN = /^[ ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-] |: | #|[ :]$/;
-const PRINTABLE = /^[\x20-\x7e]*$/;
+const KEY: Place = { indent: '  ', inFlow: false, implicitKey: true };
+const VALUE: Place = { indent: '  ', inFlow: false, implicitKey: false };
 const SAFE_KEY = /^[A-Za-z_/][\w./@+~-]*$/;
 
-function isPlainString(text: string): boolean {
-  return !NOT_PLAIN.test(text) && readsBackAsString(text) && !YAML_11_NON_STRING.test(text);
-}
-
-const WRITABLE_KEYS = new AcceptedStrings((key) => SAFE_KEY.test(key) && key.length <= 1000 && isPlainString(key));
+const WRITABLE_KEYS = new AcceptedStrings((key) => SAFE_KEY.test(key) && key.length <= 1000 && stringText(key, undefined, KEY) === key);
 
 function keyText(key: string): string {
   if (!WRITABLE_KEYS.accepts(key)) outsideSubset();
   return key;
 }
 
-/**
- * Plain where `yaml` writes it plain, else quoted as it quotes: single quotes for a string with `"`
- * and no `'`, else double quotes; only where the quotes need no escapes inside.
- */
-function stringText(value: string): string {
-  if (!PRINTABLE.test(value)) outsideSubset();
-  if (isPlainString(value)) return value;
-  const hasDouble = value.includes('"');
-  if (hasDouble && !value.includes("'")) return `'${value}'`;
-  if (hasDouble || value.includes('\\')) outsideSubset();
-  return `"${value}"`;
-}
-
 function scalarText(value: unknown): string {
-  if (typeof value === 'string') return stringText(value);
-  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : outsideSubset();
+  if (typeof value === 'string') return stringText(value, undefined, VALUE);
+  if (typeof value === 'number') return integerText(value);
   if (typeof value === 'boolean') return String(value);
   return value === null ? 'null' : outsideSubset();
 }

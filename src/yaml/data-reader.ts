@@ -1,0 +1,72 @@
+/**
+ * The plain data of a document in simple block YAML (block-reader.ts), exactly what `yaml` would
+ * give (`parse` with this project's options), or undefined outside that subset, without a node tree.
+ *
+ * A fleet package's items are mostly read and left alone; their node trees are built only when
+ * something edits them (see KrmResource), by the same reader (tree-builder.ts).
+ */
+import { BlockReader, type Build } from './block-reader';
+import { LineCursor, type LineRange } from './lines';
+import { AcceptedStrings, outsideSubset, OutsideSubset, plainTag, readsBackAsString, resolvedValue } from './scalars';
+
+const INTEGER_LIKE = /^\d/;
+
+/** A key any object can hold: not one it could trip over, nor one it would reorder. */
+const isOrdinaryKey = (key: string): boolean => key !== '__proto__' && !INTEGER_LIKE.test(key);
+const PLAIN_KEYS = new AcceptedStrings((key) => readsBackAsString(key) && isOrdinaryKey(key));
+
+const PLAIN_DATA: Build<unknown, string> = {
+  comments: false,
+  plain(text) {
+    const tag = plainTag(text);
+    return tag.test === undefined ? text : resolvedValue(tag.resolve(text, outsideSubset, {}));
+  },
+  quoted: (value) => value,
+  literal: (value) => value,
+  empty: () => null,
+  key({ key, quoted }) {
+    if (!(quoted === undefined ? PLAIN_KEYS.accepts(key) : isOrdinaryKey(key))) outsideSubset();
+    return key;
+  },
+  map: () => ({}),
+  set(map, key, value) {
+    if (Object.prototype.hasOwnProperty.call(map, key)) outsideSubset();
+    (map as Record<string, unknown>)[key] = value;
+  },
+  seq: () => [],
+  push: (seq, item) => void (seq as unknown[]).push(item),
+  before: () => undefined,
+  after: () => undefined,
+};
+
+/** The data of the lines, or undefined when something on them is outside the subset. */
+function readData(range: LineRange): Record<string, unknown> | undefined {
+  try {
+    return new BlockReader(PLAIN_DATA, new LineCursor(range)).document() as Record<string, unknown>;
+  } catch (error) {
+    // Deep nesting overflows the stack here first; the parser then says what is wrong.
+    if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The data of the document in `text` from `start` to `end` (lines after the first lose `dedent`
+ * columns: an item of a list read in place) when it is a map in the simple subset; undefined otherwise.
+ */
+export function readSimpleBlockRange(text: string, start: number, end: number, dedent: number): Record<string, unknown> | undefined {
+  return readData({ text, start, end, dedent });
+}
+
+/** The document's data when it is a map in the simple subset; undefined otherwise. */
+export function readSimpleBlockMap(text: string): Record<string, unknown> | undefined {
+  return readData({ text, start: 0, end: text.length, dedent: 0 });
+}
+
+/**
+ * The same for `text` without its lines from `cutStart` to `cutEnd` (both line starts): a list's
+ * frame without its items, read in place, not from a copy of what is left.
+ */
+export function readSimpleBlockWithout(text: string, cutStart: number, cutEnd: number): Record<string, unknown> | undefined {
+  return readData({ text, start: 0, end: text.length, dedent: 0, cut: { start: cutStart, end: cutEnd } });
+}
