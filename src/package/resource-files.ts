@@ -10,7 +10,7 @@ import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
 import { rewriteDocument } from '../yaml/document-text';
 import { ParseBudget } from '../yaml/parse-budget';
-import { readDocument } from '../yaml/simple-document-tree';
+import { readDocument } from '../yaml/tree-builder';
 import { encodeText } from '../yaml/utf8';
 import { joinYamlStream, type DocumentFate } from '../yaml/yaml-stream';
 import { krmFiles, type PackageDocument } from './krm-files';
