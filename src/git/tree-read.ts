@@ -101,7 +101,8 @@ export async function readTrees(entry: CacheEntry, versions: readonly Version[])
 /** The blobs below the version's directory (within the read bounds), and its symbolic links, which are never followed. */
 async function listTree(entry: CacheEntry, version: Version): Promise<CheckedListing> {
   const dir = repoDirectory(version.directory);
-  const listing = await entry.git(['ls-tree', '-r', '-l', '-z'], { operands: [version.commit, ...(dir ? [dir] : [])] });
+  // `-t` lists directories too: an empty one's name is checked as well as a file's.
+  const listing = await entry.git(['ls-tree', '-r', '-t', '-l', '-z'], { operands: [version.commit, ...(dir ? [dir] : [])] });
   const checked = new CheckedListing(entry, version);
   const prefix = Buffer.from(dir ? `${dir}/` : '', 'utf8');
   for (const record of splitRecords(listing)) {
@@ -110,7 +111,7 @@ async function listTree(entry: CacheEntry, version: Version): Promise<CheckedLis
     if (tab < 0 || !match) continue;
     const full = record.subarray(tab + 1);
     if (dir && !full.subarray(0, prefix.length).equals(prefix)) continue;
-    const path = checked.path(full.subarray(prefix.length));
+    const path = checked.path(full.subarray(prefix.length), match[2] === 'tree');
     if (match[2] === 'blob') checked.blob(path, match[1]!, match[3]!, Number(match[4]));
   }
   checked.done();
