@@ -65,11 +65,14 @@ const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' 
   '--git-stall-timeout': 'gitStallTimeout',
 };
 
-const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec'> = {
+const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec' | 'allowDelete' | 'approveDeletions' | 'adoptNow'> = {
   '--dry-run': 'dryRun',
   '--diff': 'diff',
   '--no-render': 'noRender',
   '--allow-exec': 'allowExec',
+  '--allow-delete': 'allowDelete',
+  '--approve-deletions': 'approveDeletions',
+  '--adopt-now': 'adoptNow',
 };
 
 function runSync(args: readonly string[]): number | Promise<number> {

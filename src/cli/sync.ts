@@ -20,6 +20,9 @@ export interface SyncArguments {
   lifecycle?: string;
   noRender?: boolean;
   allowExec?: boolean;
+  allowDelete?: boolean;
+  approveDeletions?: boolean;
+  adoptNow?: boolean;
   imagePullPolicy?: string;
   gitTimeout?: string;
   gitStallTimeout?: string;
@@ -65,6 +68,9 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       lifecycle: (args.lifecycle ?? 'draft') as Lifecycle,
       diff: args.diff === true,
       ...(renderer ? { render: renderer } : {}),
+      allowDelete: args.allowDelete === true,
+      approveDeletions: args.approveDeletions === true,
+      adoptNow: args.adoptNow === true,
       open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
     });
     printPlan(report, plan, urls, args);

@@ -49,6 +49,7 @@ could not be written).
 /** `package-variant sync --help`. */
 export const SYNC_USAGE = `Usage:
   package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
+                               [--allow-delete] [--approve-deletions] [--adopt-now]
                                [--no-render | --allow-exec --image-pull-policy P]
       Create, upgrade and edit the downstream packages that Porch's PackageVariants and
       PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
@@ -62,6 +63,13 @@ Options:
   --lifecycle L       what the new revisions become: draft (default, as Porch's controller leaves
                       them), proposed, or published (approved: a merge commit on the Repository's
                       branch and the tag <package>/v<N>)
+  --allow-delete      carry out the deletion policy of packages their variants no longer ask for:
+                      delete (drafts removed, deletion of published revisions proposed) or orphan
+                      (the ownership record dropped); without it the plan only lists them
+  --approve-deletions finish proposed deletions: the tags, their deletionProposed branches and, in
+                      a commit on the Repository's branch, the package's directory removed
+  --adopt-now         record the ownership of a package adopted (adoptionPolicy: adoptExisting) in
+                      a revision of its own, even when nothing else changes
   --no-render         do not run kpt fn render on the revisions written (the plan says so)
   --allow-exec        let kpt fn render run the pipeline's exec functions
   --image-pull-policy P

@@ -41,6 +41,9 @@ export function recordsUpstream(revision: RevisionState, upstream: ResolvedUpstr
 
 const describeLock = (revision: RevisionState): string => revision.kptfile?.lock?.ref || 'no upstream revision';
 
+/** Porch's `isUpToDate`: a revision that records no upstream (made by init, or by hand) counts as current too. */
+const isCurrent = (revision: RevisionState, upstream: ResolvedUpstream): boolean => revision.kptfile?.lock === undefined || recordsUpstream(revision, upstream);
+
 /** Who the repository says owns the package: its newest draft or proposal, else its latest published revision. */
 export function recordedOwner(state: PackageState): string | undefined {
   const newest = unpublished(state)[0] ?? latestPublished(state);
@@ -64,7 +67,7 @@ export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageS
 function proceed(upstream: ResolvedUpstream, state: PackageState): Decision {
   const [newest] = unpublished(state);
   if (newest) {
-    if (!recordsUpstream(newest, upstream)) {
+    if (!isCurrent(newest, upstream)) {
       return {
         kind: 'blocked',
         reason: `${newest.lifecycle} ${newest.workspace} records ${describeLock(newest)}, not ${upstream.ref}: publish or discard it (delete its branch), then sync again to upgrade`,
@@ -74,7 +77,5 @@ function proceed(upstream: ResolvedUpstream, state: PackageState): Decision {
   }
   // A package only on the branch (made by hand, or by Porch's init) is adopted from there.
   const published = latestPublished(state) ?? state.branch!;
-  // One that records no upstream (Porch's init) counts as current and only takes the mutations (porch-lifecycle.md §4).
-  const current = published.kptfile?.lock === undefined || recordsUpstream(published, upstream);
-  return current ? { kind: 'check-published', from: published } : { kind: 'upgrade', from: published };
+  return isCurrent(published, upstream) ? { kind: 'check-published', from: published } : { kind: 'upgrade', from: published };
 }

@@ -18,10 +18,14 @@ export type Action =
   | 'blocked'
   | 'conflict'
   | 'not-converging'
-  | 'invalid';
+  | 'invalid'
+  | 'delete'
+  | 'orphan'
+  | 'deletion-proposed'
+  | 'restore';
 
 /** Actions that write. */
-export const CHANGES: ReadonlySet<Action> = new Set(['create', 'upgrade', 'edit', 'update', 'propose', 'publish']);
+export const CHANGES: ReadonlySet<Action> = new Set(['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'delete', 'orphan', 'restore']);
 /** Actions that need someone to act: a CI job fails on them. */
 export const ATTENTION: ReadonlySet<Action> = new Set(['blocked', 'conflict', 'not-converging', 'invalid']);
 
@@ -84,7 +88,7 @@ export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): str
   return `${lines.join('\n')}\n`;
 }
 
-const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];
+const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'restore', 'delete', 'orphan', 'deletion-proposed', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];
 
 export function totals(downstreams: readonly PlannedDownstream[]): string {
   const counts = ORDER.map((action) => [action, downstreams.filter((d) => d.action === action).length] as const).filter(([action, n]) => n > 0 || action === 'unchanged');

@@ -75,23 +75,22 @@ interface Found {
 }
 
 /**
- * The state of the packages of `repository` at `packages` (paths in the repository), or of every
- * package that has a revision, with the head of the Repository's branch (undefined when the
- * branch does not exist).
+ * The state of every package of `repository` that has a revision, and of the packages at
+ * `candidates` (paths in the repository) that are only on the branch, with the head of the
+ * Repository's branch (undefined when the branch does not exist).
  */
 export async function readPackageStates(
   reader: RepositoryReader,
   repository: SyncRepository,
   listing: TagListing,
-  packages: ReadonlySet<string> | 'all',
+  candidates: ReadonlySet<string>,
 ): Promise<{ head: string | undefined; states: Map<string, PackageState> }> {
-  const wanted = (pkgpath: string) => packages === 'all' || packages.has(pkgpath);
   const byPackage = new Map<string, Found[]>();
   const proposedDeletions = new Set<string>();
   const add = (pkgpath: string, found: Found) => (byPackage.get(pkgpath) ?? byPackage.set(pkgpath, []).get(pkgpath)!).push(found);
   for (const [ref, commit] of reader.refs) {
     const porch = readPorchRef(ref, repository.directory);
-    if (!porch || !wanted(porch.pkgpath)) continue;
+    if (!porch) continue;
     if (porch.kind === 'deletion-proposed') proposedDeletions.add(`${porch.pkgpath}/v${porch.revision}`);
     else if (porch.kind === 'tag') {
       const match = /^v(\d{1,9})$/.exec(porch.version);
@@ -102,7 +101,7 @@ export async function readPackageStates(
   const all = [...byPackage.entries()];
   const revisions = all.flatMap(([pkgpath, found]) => found.map((f) => ({ pkgpath, f })));
   // Packages on the branch are looked for too: a package there without a revision is still a package.
-  const onBranchCandidates = [...new Set([...all.map(([pkgpath]) => pkgpath), ...(packages === 'all' ? [] : packages)])];
+  const onBranchCandidates = [...new Set([...all.map(([pkgpath]) => pkgpath), ...candidates])];
   const kptfiles = await reader.files([
     ...revisions.map(({ pkgpath, f }) => ({ commit: f.commit, path: `${pkgpath}/Kptfile` })),
     ...(head ? onBranchCandidates.map((pkgpath) => ({ commit: head, path: `${pkgpath}/Kptfile` })) : []),

@@ -13,6 +13,7 @@ import { isFullSha } from '../git/repo-cache';
 import { FunctionError, type Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
 import { CloneError } from './clone';
+import { planDeletions, unproposals } from './deletions';
 import { decide, type Decision } from './decide';
 import { desiredDownstreams, sameDownstream, type DesiredDownstream, type InvalidVariant } from './desired';
 import { createDraft, editDraft, updateDraft, upgradeDraft, type DraftOutcome, type Mutations } from './drafts';
@@ -39,6 +40,10 @@ export interface SyncSettings {
   readonly render?: (tree: PackageTree, about: string) => Promise<PackageTree>;
   /** Record the ownership of an adopted package in a revision of its own, even when nothing else changes. */
   readonly adoptNow?: boolean;
+  /** Carry out the deletion policy of packages their variants no longer ask for (else the plan only lists them). */
+  readonly allowDelete?: boolean;
+  /** Finish proposed deletions: tags, their branches and the package's directory removed. */
+  readonly approveDeletions?: boolean;
   /** The repository, fetched: once per run however often it is asked for. */
   readonly open: (repository: SyncRepository) => Promise<RemoteRepository>;
 }
@@ -213,8 +218,12 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   }
   const entries: PlannedDownstream[] = [...invalidEntries];
   const writes: RepositoryWrite[] = [];
-  // Repositories are planned a few at a time: one waits for git while another computes.
-  const planned = await mapLimited([...byRepository.values()], REPOSITORIES_AT_ONCE, (group) => planRepository(group[0]!.repository, group, { ...settings, candidates }, opened));
+  // Every Repository given is looked at, for the packages its variants no longer ask for too; a few
+  // at a time: one waits for git while another computes.
+  const all = [...repositories.values()];
+  const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, (repository) =>
+    planRepository(repository, byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [], { ...settings, candidates }, opened),
+  );
   for (const { entries: some, write } of planned) {
     entries.push(...some);
     if (write) writes.push(write);
@@ -234,10 +243,13 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     own = await opened.get(repository);
   } catch (error) {
     if (!(error instanceof RepositoryAccessError)) throw error;
-    return { entries: group.map((d) => entryOf(d, 'invalid', error.message)) };
+    return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', error.message)) : [repositoryEntry(repository, error.message)] };
   }
   const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.map((d) => d.pkgpath)));
-  if (!head) return { entries: group.map((d) => entryOf(d, 'invalid', `Repository ${repository.name} has no branch ${repository.branch} in ${repository.url}; create it first`)) };
+  if (!head) {
+    const missing = `Repository ${repository.name} has no branch ${repository.branch} in ${withoutCredentials(repository.url)}; create it first`;
+    return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', missing)) : [repositoryEntry(repository, missing)] };
+  }
   const entries: PlannedDownstream[] = [];
   const commits: NewCommit[] = [];
   const updates: RefUpdate[] = [];
@@ -269,10 +281,27 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     const entry = entries.find((e) => e.variant === d.label)!;
     (entry.refs as string[]).push(repository.branch, `tag ${publishedTag(d.pkgpath, revision)}`);
   }
+  const deletions = await planDeletions(
+    repository,
+    states,
+    new Map(group.map((d) => [d.pkgpath, d.owner])),
+    { allowDelete: settings.allowDelete === true, approveDeletions: settings.approveDeletions === true },
+    (commit, pkgpath) => own.tree({ commit, directory: pkgpath }),
+    head,
+    branchTip,
+    commits.length,
+  );
+  entries.push(...deletions.entries);
+  commits.push(...deletions.commits);
+  updates.push(...deletions.updates);
+  branchTip = deletions.branchTip;
   if (branchTip !== head) updates.push({ ref: `refs/heads/${repository.branch}`, expected: head, target: branchTip });
   if (updates.length === 0) return { entries };
   return { entries, write: { repository: repositoryKey(repository.namespace, repository.name), url: repository.url, commits, updates } };
 }
+
+/** A problem of a repository that no downstream of this run's stands for: one it was to look at for packages to delete. */
+const repositoryEntry = (repository: SyncRepository, message: string): PlannedDownstream => ({ repository: repository.name, pkg: '', variant: '', action: 'invalid', detail: message, refs: [], results: [] });
 
 /** The refs of a revision in the lifecycle asked for: a draft branch, or a proposal branch; published ones go through approval. */
 function lifecycleRefs(d: DesiredDownstream, lifecycle: Lifecycle, workspace: string, tip: number | string, existing: RevisionState | undefined): RefUpdate[] {
@@ -351,13 +380,25 @@ async function prefetchTrees(own: Opened, prepared: readonly (Prepared | Written
 }
 
 async function computeDownstream(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
-  const written = await computeContent(prepared, head, offset, settings, own);
+  const written = withUnproposals(prepared, await computeContent(prepared, head, offset, settings, own));
   if (!prepared.decision.adopting || written.entry.action === 'invalid' || written.entry.action === 'not-converging') return written;
   const detail =
     written.entry.action === 'unchanged'
       ? `adoptable: no variant owns it; its ownership is recorded with the next revision sync writes (--adopt-now records it now)`
       : `adopts it, recording its ownership; ${written.entry.detail}`;
   return { ...written, entry: { ...written.entry, detail } };
+}
+
+/** A package asked for again takes back the proposals of its deletion. */
+function withUnproposals({ state, d }: Prepared, written: Written): Written {
+  const taken = unproposals(state, d.pkgpath);
+  if (taken.length === 0 || written.entry.action === 'invalid' || written.entry.action === 'not-converging') return written;
+  const restored = `the deletion of ${taken.map((u) => u.ref.slice(u.ref.lastIndexOf('/') + 1)).join(', ')} no longer proposed`;
+  const entry: PlannedDownstream =
+    written.entry.action === 'unchanged'
+      ? { ...written.entry, action: 'restore', detail: restored, refs: taken.map((u) => `-${shortRef(u.ref)}`) }
+      : { ...written.entry, detail: `${written.entry.detail}; ${restored}`, refs: [...written.entry.refs, ...taken.map((u) => `-${shortRef(u.ref)}`)] };
+  return { ...written, entry, updates: [...written.updates, ...taken] };
 }
 
 async function computeContent(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {

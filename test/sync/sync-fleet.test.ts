@@ -1,0 +1,179 @@
+/**
+ * Issue 22 end to end on local bare repositories, plain git the judge: adoption under each policy,
+ * a set losing a target under each deletion policy (with and without --allow-delete and
+ * --approve-deletions), the target coming back, a renamed target that keeps its downstream, and a
+ * package another variant owns left alone.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
+import { readSyncInputs } from '../../src/sync/inputs';
+import { planOutcome, type PlannedDownstream } from '../../src/sync/plan';
+import { gitRemotes } from '../../src/sync/remotes';
+import { planSync, writePlan, type SyncSettings } from '../../src/sync/run';
+import { git } from '../pkg/git-repos';
+import { configMap, kptfile } from '../pkg/trees';
+import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet, type FleetOptions } from './porch-repos';
+
+let dir: string;
+const repo = (name: string) => join(dir, `${name}.git`);
+
+const settings = (over: Partial<SyncSettings> = {}): SyncSettings => ({
+  lifecycle: 'draft',
+  diff: false,
+  open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
+  ...over,
+});
+
+/** The fleet file, edited by `edit` (labels moved, the template changed). */
+function fleet(options: FleetOptions = {}, edit: (text: string) => string = (t) => t) {
+  const file = writeFleet(dir, options);
+  writeFileSync(file, edit(readFileSync(file, 'utf8')));
+  return readSyncInputs([file]);
+}
+
+async function sync(over: Partial<SyncSettings> = {}, options: FleetOptions = {}, edit?: (text: string) => string) {
+  const planned = await planSync(fleet(options, edit), settings(over));
+  expect(await writePlan(planned.plan, planned.remotes)).toEqual([]);
+  return planned.plan;
+}
+
+const rows = (entries: readonly PlannedDownstream[]) => entries.filter((e) => e.pkg !== '').map((e) => [e.repository, e.action]);
+/** edge2 is no longer labelled for the set. */
+const dropEdge2 = (text: string) => text.replace(/(name: edge2\n  labels:\n    tier: )edge/, '$1retired');
+const orphanPolicy = { template: '      deletionPolicy: orphan\n' };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pv-sync-fleet-'));
+  emptyRepository(repo('catalog'));
+  publish(repo('catalog'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
+  for (const edge of ['edge1', 'edge2']) emptyRepository(repo(edge));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('adoption', () => {
+  const handMade = (region: string) =>
+    publish(repo('edge1'), 'app', 1, {
+      Kptfile: kptfile('app'),
+      'cm.yaml': configMap('cm', { x: 'by hand' }),
+      'package-context.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: app\n  region: ${region}\n`,
+    });
+
+  it('adoptNone leaves a package no variant owns alone and names the policy to set', async () => {
+    handMade('us');
+    const before = refsOf(repo('edge1'));
+    const plan = await sync();
+    expect(plan.downstreams.find((d) => d.repository === 'edge1')).toMatchObject({ action: 'conflict', detail: expect.stringContaining('set spec.adoptionPolicy: adoptExisting on PackageVariant default/fleet-edge1-app') });
+    expect(refsOf(repo('edge1'))).toBe(before);
+  });
+
+  it('adoptExisting takes it over, recording its ownership with the revision the mutations make, and then owns it', async () => {
+    handMade('us');
+    const plan = await sync({}, { template: '      adoptionPolicy: adoptExisting\n' });
+    expect(plan.downstreams.find((d) => d.repository === 'edge1')).toMatchObject({ action: 'edit', detail: expect.stringMatching(/^adopts it, recording its ownership; /) });
+    const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(show(repo('edge1'), `${draft}:app/Kptfile`)).toContain('package-variant.github.io/owner: PackageVariantSet/default/fleet');
+    expect(show(repo('edge1'), `${draft}:app/package-context.yaml`)).toContain('region: eu');
+    expect(show(repo('edge1'), `${draft}:app/cm.yaml`)).toContain('x: "by hand"');
+    const again = await planSync(fleet({ template: '      adoptionPolicy: adoptExisting\n' }), settings());
+    expect(rows(again.plan.downstreams)).toEqual([
+      ['edge1', 'unchanged'],
+      ['edge2', 'unchanged'],
+    ]);
+  });
+
+  it('with nothing to change, records the ownership only with --adopt-now', async () => {
+    handMade('eu');
+    const adopt = { template: '      adoptionPolicy: adoptExisting\n' };
+    const waiting = await planSync(fleet(adopt), settings());
+    expect(waiting.plan.downstreams.find((d) => d.repository === 'edge1')).toMatchObject({ action: 'unchanged', detail: expect.stringMatching(/^adoptable: /) });
+    await sync({ adoptNow: true }, adopt);
+    const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    const kptfileText = show(repo('edge1'), `${draft}:app/Kptfile`);
+    expect(kptfileText).toContain('package-variant.github.io/owner: PackageVariantSet/default/fleet');
+    expect(git(['--git-dir', repo('edge1'), 'diff', 'refs/tags/app/v1', draft, '--stat'])).toMatch(/app\/Kptfile \| 3 \+\+\+\n 1 file changed, 3 insertions/);
+  });
+
+  it('never adopts a package another variant owns', async () => {
+    await sync({ lifecycle: 'published' });
+    const before = refsOf(repo('edge1'));
+    const other = `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: other\nspec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  downstream: {repo: edge1, package: app}\n  adoptionPolicy: adoptExisting\n`;
+    const plan = await sync({}, {}, (text) => dropEdge2(text).replace(/tier: edge/, 'tier: none') + other);
+    expect(plan.downstreams.find((d) => d.variant === 'PackageVariant default/other')).toMatchObject({
+      action: 'conflict',
+      detail: 'a package exists at app, owned by PackageVariantSet/default/fleet; a package another variant owns is never adopted',
+    });
+    expect(refsOf(repo('edge1'))).toBe(before);
+  });
+});
+
+describe('deletion', () => {
+  it('without --allow-delete lists what would go and writes nothing (changes pending)', async () => {
+    await sync({ lifecycle: 'published' });
+    const before = refsOf(repo('edge2'));
+    const { plan } = await planSync(fleet({}, dropEdge2), settings());
+    expect(plan.downstreams.find((d) => d.repository === 'edge2')).toMatchObject({ action: 'delete', variant: 'PackageVariantSet/default/fleet', refs: ['deletionProposed/app/v1'] });
+    expect(planOutcome(plan)).toBe('changes');
+    expect(plan.writes).toEqual([]);
+    expect(refsOf(repo('edge2'))).toBe(before);
+  });
+
+  it('delete: drafts go and deletion is proposed; --approve-deletions removes the tags and the directory; the set asking again takes a proposal back', async () => {
+    const us = (text: string) => text.replace('region: eu', 'region: us');
+    await sync({ lifecycle: 'published' });
+    // A draft of edge2's package, which the deletion removes.
+    await sync({}, {}, us);
+    expect(refsOf(repo('edge2'))).toMatch(/drafts\/app\/packagevariant-2/);
+    const proposed = await sync({ allowDelete: true }, {}, (text) => dropEdge2(us(text)));
+    expect(rows(proposed.downstreams)).toEqual([
+      ['edge1', 'unchanged'],
+      ['edge2', 'delete'],
+    ]);
+    const refs = refsOf(repo('edge2'));
+    expect(refs).not.toMatch(/drafts\//);
+    const tag = /refs\/tags\/app\/v1 (\w+)/.exec(refs)![1]!;
+    expect(refs).toContain(`refs/heads/deletionProposed/app/v1 ${tag}`);
+
+    // Asked for again as it was published: only the proposal of its deletion goes.
+    const back = await sync();
+    expect(back.downstreams.find((d) => d.repository === 'edge2')).toMatchObject({ action: 'restore', refs: ['-deletionProposed/app/v1'] });
+    expect(refsOf(repo('edge2'))).not.toMatch(/deletionProposed/);
+
+    await sync({ allowDelete: true }, {}, dropEdge2);
+    const approved = await sync({ approveDeletions: true }, {}, dropEdge2);
+    expect(approved.downstreams.find((d) => d.repository === 'edge2')).toMatchObject({ action: 'delete' });
+    const after = refsOf(repo('edge2'));
+    expect(after).not.toMatch(/refs\/tags\/app\/|deletionProposed/);
+    const main = /refs\/heads\/main (\w+)/.exec(after)![1]!;
+    expect(git(['--git-dir', repo('edge2'), 'log', '-1', '--format=%s', main])).toBe('Delete app');
+    expect(git(['--git-dir', repo('edge2'), 'ls-tree', '--name-only', main])).toBe('README.md');
+  });
+
+  it('orphan: everything stays, the ownership record is dropped, and another variant may then adopt the package', async () => {
+    await sync({ lifecycle: 'published' }, orphanPolicy);
+    const tagBefore = /refs\/tags\/app\/v1 (\w+)/.exec(refsOf(repo('edge2')))![1]!;
+    const orphaned = await sync({ allowDelete: true }, orphanPolicy, dropEdge2);
+    expect(orphaned.downstreams.find((d) => d.repository === 'edge2')).toMatchObject({ action: 'orphan', refs: ['drafts/app/packagevariant-2'] });
+    const refs = refsOf(repo('edge2'));
+    expect(refs).toContain(`refs/tags/app/v1 ${tagBefore}`);
+    const draft = /drafts\/app\/packagevariant-2 (\w+)/.exec(refs)![1]!;
+    expect(show(repo('edge2'), `${draft}:app/Kptfile`)).not.toContain('package-variant.github.io/owner');
+    const quiet = await planSync(fleet(orphanPolicy, dropEdge2), settings({ allowDelete: true }));
+    expect(quiet.plan.downstreams.filter((d) => d.repository === 'edge2')).toEqual([]);
+  });
+});
+
+describe('identity is the downstream repository and package', () => {
+  it('a set whose target is written another way keeps its downstreams as they are', async () => {
+    await sync({ lifecycle: 'published' });
+    const before = [refsOf(repo('edge1')), refsOf(repo('edge2'))];
+    const renamed = (text: string) => text.replace('  - repositorySelector:\n      matchLabels:\n        tier: edge\n', '  - repositories:\n    - name: edge1\n    - name: edge2\n');
+    const { plan } = await planSync(fleet({}, renamed), settings());
+    expect(rows(plan.downstreams)).toEqual([
+      ['edge1', 'unchanged'],
+      ['edge2', 'unchanged'],
+    ]);
+    expect([refsOf(repo('edge1')), refsOf(repo('edge2'))]).toEqual(before);
+  });
+});
