@@ -58,8 +58,9 @@ function runUpdate(args: readonly string[]): number | Promise<number> {
   return runUpdateCommand(options);
 }
 
-const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout'> = {
+const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout' | 'statusOut'> = {
   '--lifecycle': 'lifecycle',
+  '--status-out': 'statusOut',
   '--image-pull-policy': 'imagePullPolicy',
   '--git-timeout': 'gitTimeout',
   '--git-stall-timeout': 'gitStallTimeout',

@@ -10,6 +10,8 @@ import { gitRemotes } from '../sync/remotes';
 import { RepositoryObjectError } from '../sync/repositories';
 import { planSync, writePlan } from '../sync/run';
 import type { Lifecycle } from '../sync/state';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { statusText } from '../sync/status';
 import { gitTimeouts } from './git-options';
 import { Report } from './report';
 
@@ -26,6 +28,8 @@ export interface SyncArguments {
   imagePullPolicy?: string;
   gitTimeout?: string;
   gitStallTimeout?: string;
+  /** Where to write every variant's and set's status. */
+  statusOut?: string;
 }
 
 const LIFECYCLES: readonly string[] = ['draft', 'proposed', 'published'];
@@ -57,6 +61,20 @@ function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, str
   if (args.diff) for (const entry of plan.downstreams) if (entry.diff) report.text(1, entry.diff);
 }
 
+/** The status file, written whole: a temporary file beside it, then renamed over it. */
+function writeStatus(file: string, text: string): void {
+  const draft = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(draft, text);
+    renameSync(draft, file);
+  } catch (error) {
+    rmSync(draft, { force: true });
+    throw new StatusWriteError(`could not write the status to ${file}: ${(error as Error).message}`);
+  }
+}
+
+class StatusWriteError extends Error {}
+
 export async function runSyncCommand(args: SyncArguments): Promise<number> {
   const report = new Report('package-variant sync');
   const dryRun = args.dryRun === true || args.diff === true;
@@ -64,7 +82,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
   try {
     const inputs = readSyncInputs(args.paths);
     const renderer = render(args);
-    const { plan, urls, remotes } = await planSync(inputs, {
+    const { plan, urls, remotes, variants, sets } = await planSync(inputs, {
       lifecycle: (args.lifecycle ?? 'draft') as Lifecycle,
       diff: args.diff === true,
       ...(renderer ? { render: renderer } : {}),
@@ -74,6 +92,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
     });
     printPlan(report, plan, urls, args);
+    if (args.statusOut) writeStatus(args.statusOut, statusText(variants, sets, plan.downstreams));
     if (!renderer) report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
     code = { attention: SYNC_EXIT.attention, changes: SYNC_EXIT.changes, 'nothing-to-do': SYNC_EXIT.nothingToDo }[planOutcome(plan)];
     if (dryRun) {
@@ -86,7 +105,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       if (failures.length > 0) code = SYNC_EXIT.error;
     }
   } catch (error) {
-    if (error instanceof InputError || error instanceof RepositoryObjectError || error instanceof RenderError) {
+    if (error instanceof InputError || error instanceof RepositoryObjectError || error instanceof RenderError || error instanceof StatusWriteError) {
       report.say(error.message);
       report.say('nothing was pushed');
     } else {

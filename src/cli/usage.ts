@@ -49,7 +49,7 @@ could not be written).
 /** `package-variant sync --help`. */
 export const SYNC_USAGE = `Usage:
   package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
-                               [--allow-delete] [--approve-deletions] [--adopt-now]
+                               [--allow-delete] [--approve-deletions] [--adopt-now] [--status-out FILE]
                                [--no-render | --allow-exec --image-pull-policy P]
       Create, upgrade and edit the downstream packages that Porch's PackageVariants and
       PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
@@ -70,6 +70,8 @@ Options:
                       a commit on the Repository's branch, the package's directory removed
   --adopt-now         record the ownership of a package adopted (adoptionPolicy: adoptExisting) in
                       a revision of its own, even when nothing else changes
+  --status-out FILE   write every PackageVariant and PackageVariantSet with the status Porch's
+                      controllers would give it (Stalled, Ready, downstreamTargets) to FILE
   --no-render         do not run kpt fn render on the revisions written (the plan says so)
   --allow-exec        let kpt fn render run the pipeline's exec functions
   --image-pull-policy P

@@ -43,14 +43,34 @@ interface VariantSpecFields {
   adoptionPolicy?: 'adoptExisting' | 'adoptNone';
 }
 
-/** Another source of upstream revisions for a set's `upstream` CEL variable: the PackageRevision objects sync can read from git. */
-export type UpstreamObjects = (set: ConfigObject) => Promise<ConfigObject[]>;
+/**
+ * A set's upstream package as Porch would list it, for its `upstream` CEL variable: the
+ * PackageRevision objects sync reads from git, and whether one of them is the revision it asks for.
+ */
+export type UpstreamObjects = (set: ConfigObject) => Promise<{ readonly objects: ConfigObject[]; readonly found: boolean }>;
+
+/** Every PackageVariant of the run, given or made by a set, for its status. */
+export interface VariantRecord {
+  readonly label: string;
+  readonly object: ConfigObject;
+  /** Why Porch would stall it (its validation), when it would. */
+  readonly stalled?: string;
+}
+
+/** Every PackageVariantSet of the run, with Porch's reason when it makes no variant. */
+export interface SetRecord {
+  readonly label: string;
+  readonly object: ConfigObject;
+  readonly problem?: { readonly reason: 'ValidationError' | 'UpstreamNotFound'; readonly message: string };
+}
 
 export interface Desired {
   readonly downstreams: DesiredDownstream[];
   readonly invalid: InvalidVariant[];
   /** Problems of sets that make no variant at all. */
   readonly problems: Result[];
+  readonly variants: VariantRecord[];
+  readonly sets: SetRecord[];
 }
 
 function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired): void {
@@ -68,8 +88,10 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
   if (where.pkg && !isPackageName(where.pkg)) errors.push(errorResult(`${label}: spec.downstream.package ${JSON.stringify(where.pkg)} is not a package path inside the repository`, { field: { path: 'spec.downstream.package' } }));
   if (errors.length > 0 || !repository || !upstreamRepository) {
     desired.invalid.push({ ...where, results: errors });
+    desired.variants.push({ label, object: variant, stalled: errors.map((e) => e.message).join('; ') });
     return;
   }
+  desired.variants.push({ label, object: variant });
   desired.downstreams.push({
     label,
     owner,
@@ -87,18 +109,28 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
 const objectsOf = (inputs: readonly InputObject[]): ConfigObject[] => inputs.map((input) => input.object);
 
 export async function desiredDownstreams(inputs: SyncInputs, repositories: ReadonlyMap<string, SyncRepository>, upstreamObjects: UpstreamObjects): Promise<Desired> {
-  const desired: Desired = { downstreams: [], invalid: [], problems: [] };
+  const desired: Desired = { downstreams: [], invalid: [], problems: [], variants: [], sets: [] };
   for (const { object } of inputs.variants) desiredOf(object, ownerOf('PackageVariant', object.metadata.namespace, object.metadata.name), repositories, desired);
   const objects = objectsOf(inputs.objects);
   for (const { object: set, where } of inputs.variantSets) {
+    const label = `PackageVariantSet ${namespaceOf(set)}/${set.metadata.name}`;
+    const upstream = await upstreamObjects(set);
     let expanded;
     try {
-      expanded = expandVariantSet(set, [...objects, ...(await upstreamObjects(set))], [], { path: where });
+      expanded = expandVariantSet(set, [...objects, ...upstream.objects], [], { path: where });
     } catch (error) {
       if (!(error instanceof FunctionError)) throw error;
       desired.problems.push(...error.results);
+      desired.sets.push({ label, object: set, problem: { reason: 'ValidationError', message: error.results.map((r) => r.message).join('; ') } });
       continue;
     }
+    const { repo, package: pkg, revision, workspaceName } = ((set.spec ?? {}) as { upstream?: { repo?: string; package?: string; revision?: number | string; workspaceName?: string } }).upstream ?? {};
+    desired.sets.push({
+      label,
+      object: set,
+      // Porch's message for a set whose upstream revision it cannot find.
+      ...(upstream.found ? {} : { problem: { reason: 'UpstreamNotFound' as const, message: `could not find upstream package revision '${pkg}/${workspaceName ?? revision ?? ''}' in repo '${repo}'` } }),
+    });
     const owner = ownerOf('PackageVariantSet', set.metadata.namespace, set.metadata.name);
     for (const variant of expanded.desired) {
       const generated: ConfigObject = {

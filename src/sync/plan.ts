@@ -43,6 +43,10 @@ export interface PlannedDownstream {
   readonly results: readonly Result[];
   /** With --diff: the new revision against what it derives from, paths relative to the repository. */
   readonly diff?: string;
+  /** The PackageRevisions (Porch's names) that stand for the downstream after the run: Porch's `status.downstreamTargets`. */
+  readonly targets?: readonly string[];
+  /** The variant is one Porch would stall (its upstream revision cannot be found). */
+  readonly stalled?: boolean;
 }
 
 /** A ref to move: to a commit (an index into the repository's new commits, or a commit name), or away (null). */

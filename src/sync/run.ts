@@ -15,7 +15,7 @@ import { PackageTree } from '../package/tree';
 import { CloneError } from './clone';
 import { planDeletions, unproposals } from './deletions';
 import { decide, type Decision } from './decide';
-import { desiredDownstreams, sameDownstream, type DesiredDownstream, type InvalidVariant } from './desired';
+import { desiredDownstreams, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
 import { createDraft, editDraft, updateDraft, upgradeDraft, type DraftOutcome, type Mutations } from './drafts';
 import type { SyncInputs } from './inputs';
 import { approvalMessage, annotatedMessage } from './porch-commits';
@@ -23,8 +23,8 @@ import { draftBranch, nextVariantWorkspace, packageRevisionName, proposedBranch,
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates, tagListing, type RepositoryReader } from './repository-state';
 import { readRepositories, repositoryKey, type SyncRepository } from './repositories';
-import type { Lifecycle, PackageState, RevisionState } from './state';
-import { lockOf, resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamRevision } from './upstream';
+import { unpublished, type Lifecycle, type PackageState, type RevisionState } from './state';
+import { lockOf, resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamRevision, type UpstreamSpec } from './upstream';
 
 export interface RemoteRepository extends RepositoryReader {
   /** Makes the commits (in order; parents may name earlier ones by index) and answers their names. */
@@ -127,12 +127,25 @@ class Repositories {
 }
 
 /** The PackageRevision objects of a set's upstream package, for its `upstream` CEL variable, as Porch would list them. */
-async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<string, SyncRepository>, opened: Repositories): Promise<ConfigObject[]> {
-  const spec = (set.spec ?? {}) as { upstream?: { repo?: string; package?: string } };
+async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<string, SyncRepository>, opened: Repositories): Promise<{ objects: ConfigObject[]; found: boolean }> {
+  const spec = (set.spec ?? {}) as { upstream?: UpstreamSpec };
   const namespace = set.metadata.namespace || 'default';
   const repository = spec.upstream?.repo ? repositories.get(repositoryKey(namespace, spec.upstream.repo)) : undefined;
-  if (!repository || !spec.upstream?.package) return [];
-  const { listing } = await opened.get(repository);
+  if (!repository || !spec.upstream?.package) return { objects: [], found: false };
+  let listing: TagListing;
+  try {
+    ({ listing } = await opened.get(repository));
+  } catch (error) {
+    if (error instanceof RepositoryAccessError) return { objects: [], found: false };
+    throw error;
+  }
+  let found = true;
+  try {
+    resolveUpstream(spec.upstream, repository, listing, '');
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    found = false;
+  }
   const pkgpath = repository.directory ? `${repository.directory}/${spec.upstream.package}` : spec.upstream.package;
   const objects: ConfigObject[] = [];
   for (const tag of listing.tags.keys()) {
@@ -146,7 +159,7 @@ async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<st
       spec: { packageName: spec.upstream.package, repository: repository.name, revision: /^v\d+$/.test(version) ? Number(version.slice(1)) : -1, workspaceName: workspace, lifecycle: 'Published' },
     });
   }
-  return objects;
+  return { objects, found };
 }
 
 /** What one downstream adds to its repository's write. */
@@ -198,6 +211,9 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
 
 export interface PlanOutcome {
   readonly plan: SyncPlan;
+  /** Every variant and set of the run, for their status. */
+  readonly variants: readonly VariantRecord[];
+  readonly sets: readonly SetRecord[];
   readonly urls: ReadonlyMap<string, string>;
   /** The repositories opened, by namespace/name, to write the plan with. */
   readonly remotes: ReadonlyMap<string, RemoteRepository>;
@@ -229,7 +245,7 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
     if (write) writes.push(write);
   }
   const urls = new Map([...repositories.values()].map((r) => [r.name, withoutCredentials(r.url)]));
-  return { plan: { downstreams: entries, writes, problems: desired.problems }, urls, remotes: await opened.all() };
+  return { plan: { downstreams: entries, writes, problems: desired.problems }, variants: desired.variants, sets: desired.sets, urls, remotes: await opened.all() };
 }
 
 /** Settings with what every downstream's mutations read: the objects standing in for the cluster. */
@@ -335,11 +351,13 @@ async function prepareDownstream(d: DesiredDownstream, state: PackageState | und
     upstreamSide = await opened.get(d.upstreamRepository);
     upstream = resolveUpstream(d.upstream, d.upstreamRepository, upstreamSide.listing, d.label);
   } catch (error) {
-    if (error instanceof UpstreamError || error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
+    if (error instanceof UpstreamError) return { ...nothing(d, 'invalid', error.message), entry: { ...entryOf(d, 'invalid', error.message), stalled: true } };
+    if (error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
     throw error;
   }
   const decision = decide({ owner: d.owner, adoption: d.adoptionPolicy, label: d.label }, upstream, state);
-  if (decision.kind === 'conflict' || decision.kind === 'blocked') return nothing(d, decision.kind, decision.reason);
+  if (decision.kind === 'conflict') return nothing(d, 'conflict', decision.reason);
+  if (decision.kind === 'blocked') return { ...nothing(d, 'blocked', decision.reason), entry: { ...entryOf(d, 'blocked', decision.reason), targets: unpublished(state!).map((r) => publishedNameOf(d, r)) } };
   if (decision.kind === 'upgrade' && !isFullSha(decision.from.kptfile!.lock!.commit)) {
     // The commit comes from the package: only a commit name is looked up, and only at this package's path upstream.
     return nothing(d, 'invalid', `${publishedNameOf(d, decision.from)} records upstreamLock.git.commit ${JSON.stringify(decision.from.kptfile!.lock!.commit)}, which is no commit name: the upstream revision it was made from is unknown`);
@@ -440,7 +458,7 @@ async function computeContent(prepared: Prepared, head: string, offset: number, 
         const published = await own.tree(downstreamVersion(prepared)!);
         const publishedName = publishedNameOf(d, decision.from);
         const outcome = await editDraft(published, publishedName, mutations);
-        return newDraft(d, 'edit', `the variant changes ${publishedName} (v${decision.from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
+        return newDraft(d, 'edit', `the variant changes ${publishedName} (v${decision.from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published, publishedName);
       }
       case 'check-draft':
       case 'check-proposal': {
@@ -448,7 +466,10 @@ async function computeContent(prepared: Prepared, head: string, offset: number, 
         const tree = await own.tree(downstreamVersion(prepared)!);
         const outcome = await updateDraft(tree, mutations);
         const name = publishedNameOf(d, existing);
-        if (outcome.kind === 'commits' && existing.lifecycle === 'proposed') return nothing(d, 'blocked', `the variant changes proposal ${name}, which awaits approval: approve or reject it, then sync again`, outcome.results);
+        if (outcome.kind === 'commits' && existing.lifecycle === 'proposed') {
+          const blocked = nothing(d, 'blocked', `the variant changes proposal ${name}, which awaits approval: approve or reject it, then sync again`, outcome.results);
+          return { ...blocked, entry: { ...blocked.entry, targets: [name] } };
+        }
         return existingDraft(d, existing, name, outcome, offset, settings, tree);
       }
     }
@@ -474,16 +495,17 @@ function diffOf(d: DesiredDownstream, before: PackageTree, after: PackageTree): 
   return planDiff(planUpdate('', inRepository(before), inRepository(after)));
 }
 
-function newDraft(d: DesiredDownstream, action: Action, detail: string, outcome: DraftOutcome, head: string, offset: number, workspace: string, settings: SyncSettings, base: PackageTree | undefined): Written {
+/** `current`: the published revision that stands for the downstream when nothing is written. */
+function newDraft(d: DesiredDownstream, action: Action, detail: string, outcome: DraftOutcome, head: string, offset: number, workspace: string, settings: SyncSettings, base: PackageTree | undefined, current?: string): Written {
   const stop = settled(d, outcome);
   if (stop) return stop;
-  if (outcome.kind === 'unchanged') return { entry: entryOf(d, 'unchanged', '', outcome.results), commits: [], updates: [] };
+  if (outcome.kind === 'unchanged') return { entry: { ...entryOf(d, 'unchanged', '', outcome.results), ...(current ? { targets: [current] } : {}) }, commits: [], updates: [] };
   if (outcome.kind !== 'commits') throw new Error('unreachable');
   const commits = draftCommits(d, outcome, head, workspace, offset);
   const tip = offset + commits.length - 1;
   const final = outcome.commits[outcome.commits.length - 1]!.tree;
   const updates = lifecycleRefs(d, settings.lifecycle, workspace, tip, undefined);
-  const entry = entryOf(d, action, detail, outcome.results, updates.map((u) => shortRef(u.ref)));
+  const entry = { ...entryOf(d, action, detail, outcome.results, updates.map((u) => shortRef(u.ref))), targets: [packageRevisionName(d.repository.name, d.pkg, workspace)] };
   const withDiff = settings.diff ? { ...entry, diff: diffOf(d, base ?? outcome.base, final) } : entry;
   return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace } } : {}) };
 }
@@ -495,10 +517,10 @@ function existingDraft(d: DesiredDownstream, existing: RevisionState, name: stri
   const tip: number | string = commits.length ? offset + commits.length - 1 : existing.commit;
   const final = outcome.kind === 'commits' ? outcome.commits[outcome.commits.length - 1]!.tree : tree;
   const moves = existing.lifecycle !== settings.lifecycle;
-  if (commits.length === 0 && !moves) return { entry: entryOf(d, 'unchanged', `${existing.lifecycle} ${name}`, outcome.results), commits: [], updates: [] };
+  if (commits.length === 0 && !moves) return { entry: { ...entryOf(d, 'unchanged', `${existing.lifecycle} ${name}`, outcome.results), targets: [name] }, commits: [], updates: [] };
   const updates = lifecycleRefs(d, settings.lifecycle, existing.workspace, tip, existing);
   const action: Action = commits.length ? 'update' : settings.lifecycle === 'proposed' ? 'propose' : 'publish';
-  const entry = entryOf(d, action, `${existing.lifecycle} ${name}`, outcome.results, updates.filter((u) => u.target !== null).map((u) => shortRef(u.ref)));
+  const entry = { ...entryOf(d, action, `${existing.lifecycle} ${name}`, outcome.results, updates.filter((u) => u.target !== null).map((u) => shortRef(u.ref))), targets: [name] };
   const withDiff = settings.diff && commits.length ? { ...entry, diff: diffOf(d, tree, final) } : entry;
   return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace: existing.workspace, from: existing } } : {}) };
 }

@@ -4,9 +4,10 @@
  * user's git identity on every commit.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../helpers';
 import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from './porch-repos';
@@ -106,5 +107,42 @@ describe('package-variant sync', () => {
     expect(run.code).toBe(4);
     const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
     expect(show(repo('edge1'), `${draft}:app/cm.yaml`)).toContain('x: "rendered"');
+  });
+});
+
+describe('--status-out', () => {
+  it("writes Porch's conditions for a valid variant, an invalid one, a blocked one, and the set", () => {
+    expect(sync(['fleet.yaml', '--no-render']).code).toBe(4);
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
+    const invalid = `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: broken\nspec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  downstream: {repo: edge1}\n`;
+    const blockedEdge1 = `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: single\nspec:\n  upstream: {repo: catalog, package: app, revision: 2}\n  downstream: {repo: edge2, package: single}\n`;
+    writeFileSync(join(dir, 'more.yaml'), invalid + blockedEdge1);
+    writeFleet(dir, { workspace: 'v2', edges: ['edge1', 'edge2'] });
+    const run = sync(['fleet.yaml', 'more.yaml', '--no-render', '--status-out', 'status.yaml']);
+    expect(run.code).toBe(5);
+    const status = parseAllDocuments(readFileSync(join(dir, 'status.yaml'), 'utf8')).map((d) => d.toJS());
+    const of = (name: string) => status.find((o) => o.metadata.name === name);
+    expect(of('fleet')).toMatchObject({ kind: 'PackageVariantSet', status: { conditions: [{ type: 'Stalled', status: 'False', reason: 'Valid' }, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'package variants successfully reconciled' }] } });
+    expect(of('broken').status.conditions).toEqual([
+      { type: 'Stalled', status: 'True', reason: 'ValidationError', message: 'PackageVariant broken: missing required field spec.downstream.package' },
+      { type: 'Ready', status: 'False', reason: 'Error', message: 'invalid packagevariant object' },
+    ]);
+    expect(of('fleet-edge1-app')).toMatchObject({
+      metadata: { labels: { 'config.porch.kpt.dev/packagevariantset': 'fleet' } },
+      status: {
+        conditions: [
+          { type: 'Stalled', status: 'False', reason: 'Valid' },
+          { type: 'Ready', status: 'False', reason: 'Error', message: 'draft packagevariant-1 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade' },
+        ],
+        downstreamTargets: [{ name: 'edge1.app.packagevariant-1' }],
+      },
+    });
+    expect(of('single').status).toEqual({
+      conditions: [
+        { type: 'Stalled', status: 'False', reason: 'Valid', message: 'all validation checks passed' },
+        { type: 'Ready', status: 'True', reason: 'NoErrors', message: 'successfully ensured downstream package variant' },
+      ],
+      downstreamTargets: [{ name: 'edge2.single.packagevariant-1' }],
+    });
   });
 });
