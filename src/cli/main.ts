@@ -58,8 +58,9 @@ function runUpdate(args: readonly string[]): number | Promise<number> {
   return runUpdateCommand(options);
 }
 
-const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout' | 'statusOut'> = {
+const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout' | 'statusOut' | 'shard'> = {
   '--lifecycle': 'lifecycle',
+  '--shard': 'shard',
   '--status-out': 'statusOut',
   '--image-pull-policy': 'imagePullPolicy',
   '--git-timeout': 'gitTimeout',

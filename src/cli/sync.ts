@@ -11,6 +11,7 @@ import { RepositoryObjectError } from '../sync/repositories';
 import { planSync, writePlan } from '../sync/run';
 import type { Lifecycle } from '../sync/state';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readShard } from '../sync/shard';
 import { statusText } from '../sync/status';
 import { gitTimeouts } from './git-options';
 import { Report } from './report';
@@ -30,6 +31,8 @@ export interface SyncArguments {
   gitStallTimeout?: string;
   /** Where to write every variant's and set's status. */
   statusOut?: string;
+  /** `I/N`: only the downstream repositories of shard I of N. */
+  shard?: string;
 }
 
 const LIFECYCLES: readonly string[] = ['draft', 'proposed', 'published'];
@@ -46,6 +49,7 @@ export function checkSyncArguments(args: SyncArguments): string | undefined {
   if (args.lifecycle !== undefined && !LIFECYCLES.includes(args.lifecycle)) return `--lifecycle must be one of ${LIFECYCLES.join(', ')}, not "${args.lifecycle}"`;
   if (args.imagePullPolicy !== undefined && !PULL_POLICIES.includes(args.imagePullPolicy)) return `--image-pull-policy must be one of ${PULL_POLICIES.join(', ')}, not "${args.imagePullPolicy}"`;
   if (args.noRender && (args.allowExec || args.imagePullPolicy !== undefined)) return '--allow-exec and --image-pull-policy go with a render; they mean nothing with --no-render';
+  if (args.shard !== undefined && !readShard(args.shard)) return `--shard must be I/N, a shard index from 0 to N-1 and the number of shards (as JOB_COMPLETION_INDEX of a Job with N completions), not "${args.shard}"`;
   const timeouts = gitTimeouts(args, process.env);
   return typeof timeouts === 'string' ? timeouts : undefined;
 }
@@ -59,6 +63,31 @@ function render(args: SyncArguments): ((tree: Parameters<typeof renderWithKpt>[0
 function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, string>, args: SyncArguments): void {
   for (const line of planText(plan, urls).trimEnd().split('\n')) report.line(1, line);
   if (args.diff) for (const entry of plan.downstreams) if (entry.diff) report.text(1, entry.diff);
+}
+
+/** A line on a terminal's stderr, rewritten in place as the run goes; nothing when stderr is not a terminal. */
+class Progress {
+  private fetched = 0;
+  private planned = 0;
+  private downstreams = 0;
+  private pushed = 0;
+  private shown = false;
+
+  event = (event: 'fetched' | 'planned' | 'pushed', downstreams = 0): void => {
+    if (event === 'fetched') this.fetched += 1;
+    else if (event === 'planned') {
+      this.planned += 1;
+      this.downstreams += downstreams;
+    } else this.pushed += 1;
+    this.shown = true;
+    process.stderr.write(`\rsync: ${this.fetched} repositories fetched, ${this.planned} planned (${this.downstreams} downstreams), ${this.pushed} pushed\u001b[K`);
+  };
+
+  /** Clears the line, so what follows starts on its own. */
+  done(): void {
+    if (this.shown) process.stderr.write('\r\u001b[K');
+    this.shown = false;
+  }
 }
 
 /** The status file, written whole: a temporary file beside it, then renamed over it. */
@@ -78,6 +107,7 @@ class StatusWriteError extends Error {}
 export async function runSyncCommand(args: SyncArguments): Promise<number> {
   const report = new Report('package-variant sync');
   const dryRun = args.dryRun === true || args.diff === true;
+  const progress = process.stderr.isTTY ? new Progress() : undefined;
   let code: number;
   try {
     const inputs = readSyncInputs(args.paths);
@@ -89,8 +119,11 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       allowDelete: args.allowDelete === true,
       approveDeletions: args.approveDeletions === true,
       adoptNow: args.adoptNow === true,
+      ...(args.shard ? { shard: readShard(args.shard)! } : {}),
+      ...(progress ? { progress: progress.event } : {}),
       open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
     });
+    progress?.done();
     printPlan(report, plan, urls, args);
     if (args.statusOut) writeStatus(args.statusOut, statusText(variants, sets, plan.downstreams));
     if (!renderer) report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
@@ -98,7 +131,8 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     if (dryRun) {
       report.say(`dry run: nothing was pushed`);
     } else {
-      const failures = await writePlan(plan, remotes);
+      const failures = await writePlan(plan, remotes, progress?.event);
+      progress?.done();
       for (const failure of failures) report.say(failure);
       const pushed = plan.writes.length - failures.length;
       if (plan.writes.length > 0) report.say(`pushed ${pushed} of ${plan.writes.length} ${plan.writes.length === 1 ? 'repository' : 'repositories'}`);

@@ -50,6 +50,7 @@ could not be written).
 export const SYNC_USAGE = `Usage:
   package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
                                [--allow-delete] [--approve-deletions] [--adopt-now] [--status-out FILE]
+                               [--shard I/N]
                                [--no-render | --allow-exec --image-pull-policy P]
       Create, upgrade and edit the downstream packages that Porch's PackageVariants and
       PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
@@ -70,6 +71,8 @@ Options:
                       a commit on the Repository's branch, the package's directory removed
   --adopt-now         record the ownership of a package adopted (adoptionPolicy: adoptExisting) in
                       a revision of its own, even when nothing else changes
+  --shard I/N         only the downstream repositories of shard I of N (0 to N-1): N runs, in a
+                      Kubernetes Indexed Job or a CI matrix, cover the fleet with no coordinator
   --status-out FILE   write every PackageVariant and PackageVariantSet with the status Porch's
                       controllers would give it (Stalled, Ready, downstreamTargets) to FILE
   --no-render         do not run kpt fn render on the revisions written (the plan says so)

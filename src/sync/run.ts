@@ -23,6 +23,7 @@ import { draftBranch, nextVariantWorkspace, packageRevisionName, proposedBranch,
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates, tagListing, type RepositoryReader } from './repository-state';
 import { readRepositories, repositoryKey, type SyncRepository } from './repositories';
+import { shardOf, type Shard } from './shard';
 import { unpublished, type Lifecycle, type PackageState, type RevisionState } from './state';
 import { lockOf, resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamRevision, type UpstreamSpec } from './upstream';
 
@@ -44,6 +45,10 @@ export interface SyncSettings {
   readonly allowDelete?: boolean;
   /** Finish proposed deletions: tags, their branches and the package's directory removed. */
   readonly approveDeletions?: boolean;
+  /** Only the downstream repositories of this shard (shard.ts). */
+  readonly shard?: Shard;
+  /** Told as the run goes: a repository fetched, a repository planned (with its downstreams), a repository pushed. */
+  readonly progress?: (event: 'fetched' | 'planned' | 'pushed', downstreams?: number) => void;
   /** The repository, fetched: once per run however often it is asked for. */
   readonly open: (repository: SyncRepository) => Promise<RemoteRepository>;
 }
@@ -106,7 +111,10 @@ class Repositories {
     if (!this.opened.has(key)) {
       this.opened.set(
         key,
-        this.settings.open(repository).then(async (remote) => opened(remote, await tagListing(remote))),
+        this.settings.open(repository).then(async (remote) => {
+          this.settings.progress?.('fetched');
+          return opened(remote, await tagListing(remote));
+        }),
       );
     }
     return this.opened.get(key)!;
@@ -192,6 +200,9 @@ function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kin
   );
 }
 
+/** The namespace in a `PackageVariant <namespace>/<name>` label. */
+const namespaceOfLabel = (label: string): string => label.slice(label.indexOf(' ') + 1, label.indexOf('/'));
+
 /** How many repositories are planned or written at once. */
 const REPOSITORIES_AT_ONCE = 4;
 
@@ -224,8 +235,11 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   const opened = new Repositories(settings);
   const desired = await desiredDownstreams(inputs, repositories, (set) => upstreamRevisions(set, repositories, opened));
   const { unique, clashes } = sameDownstream(desired.downstreams);
+  const { shard } = settings;
+  // A variant belongs to the shard of its downstream Repository; one that names none that was given, to the shard of its name.
+  const inShard = (namespace: string, name: string) => !shard || shardOf(repositoryKey(namespace, name), shard.count) === shard.index;
   const asEntry = (action: Action) => (v: InvalidVariant): PlannedDownstream => ({ repository: v.repository, pkg: v.pkg, variant: v.label, action, detail: v.results[0]?.message ?? '', refs: [], results: v.results.slice(1) });
-  const invalidEntries = [...desired.invalid.map(asEntry('invalid')), ...clashes.map(asEntry('conflict'))];
+  const invalidEntries = [...desired.invalid.map(asEntry('invalid')), ...clashes.map(asEntry('conflict'))].filter((e) => inShard(namespaceOfLabel(e.variant), e.repository));
   const candidates = inputs.objects.map((input) => input.object);
   const byRepository = new Map<string, DesiredDownstream[]>();
   for (const d of unique) {
@@ -236,16 +250,28 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   const writes: RepositoryWrite[] = [];
   // Every Repository given is looked at, for the packages its variants no longer ask for too; a few
   // at a time: one waits for git while another computes.
-  const all = [...repositories.values()];
-  const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, (repository) =>
-    planRepository(repository, byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [], { ...settings, candidates }, opened),
-  );
+  const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name));
+  const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, async (repository) => {
+    const group = byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [];
+    const done = await planRepository(repository, group, { ...settings, candidates }, opened);
+    settings.progress?.('planned', group.length);
+    return done;
+  });
   for (const { entries: some, write } of planned) {
     entries.push(...some);
     if (write) writes.push(write);
   }
   const urls = new Map([...repositories.values()].map((r) => [r.name, withoutCredentials(r.url)]));
-  return { plan: { downstreams: entries, writes, problems: desired.problems }, variants: desired.variants, sets: desired.sets, urls, remotes: await opened.all() };
+  // What belongs to no repository (a set that does not expand) is the first shard's to report.
+  const first = !shard || shard.index === 0;
+  const variants = desired.variants.filter((v) => inShard(namespaceOfLabel(v.label), (v.object.spec as { downstream?: { repo?: string } } | undefined)?.downstream?.repo ?? ''));
+  return {
+    plan: { downstreams: entries, writes, problems: first ? desired.problems : [] },
+    variants,
+    sets: first ? desired.sets : [],
+    urls,
+    remotes: await opened.all(),
+  };
 }
 
 /** Settings with what every downstream's mutations read: the objects standing in for the cluster. */
@@ -526,12 +552,13 @@ function existingDraft(d: DesiredDownstream, existing: RevisionState, name: stri
 }
 
 /** Carries the plan out: each repository's commits made, then pushed atomically; what failed, by repository. */
-export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>): Promise<string[]> {
+export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>, progress?: SyncSettings['progress']): Promise<string[]> {
   const outcomes = await mapLimited(plan.writes, REPOSITORIES_AT_ONCE, async (write) => {
     const remote = remotes.get(write.repository)!;
     try {
       const names = await remote.write(write.commits);
       await remote.push(write.updates.map((u) => ({ ref: u.ref, expected: u.expected, target: u.target === null ? null : typeof u.target === 'number' ? names[u.target]! : u.target })));
+      progress?.('pushed');
       return undefined;
     } catch (error) {
       if (!(error instanceof RepositoryAccessError)) throw error;
