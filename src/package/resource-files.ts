@@ -5,11 +5,12 @@
  * are written, and in them only the changed documents, each in its own layout (yaml/document-text.ts).
  * Resources added with a path annotation are appended to that file, or make it.
  */
-import { isMap } from 'yaml';
+import { isMap, type Document, type YAMLMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
 import { rewriteDocument } from '../yaml/document-text';
 import { ParseBudget } from '../yaml/parse-budget';
+import { readSimpleBlockMap } from '../yaml/data-reader';
 import { readDocument } from '../yaml/tree-builder';
 import { encodeText } from '../yaml/utf8';
 import { joinYamlStream, type DocumentFate } from '../yaml/yaml-stream';
@@ -44,20 +45,12 @@ export class PackageResources {
     const items: KrmResource[] = [];
     const origins = new Map<KrmResource, Origin>();
     for (const doc of documents) {
-      const parsed = readDocument(doc.text, doc.version, (text) => budget.spend(text));
-      if (parsed.errors.length > 0) throw new ResourceFileError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
-      if (!isMap(parsed.contents)) continue;
-      const read = KrmResource.fromTree(parsed.contents, parsed, 'input');
-      if (!read.isKrmObject) continue;
-      const annotations = parsed.getIn(['metadata', 'annotations'], true);
-      read.setAnnotation(PATH, doc.path);
-      read.setAnnotation(INDEX, String(doc.index));
-      read.setAnnotation(LEGACY_PATH, doc.path);
-      read.setAnnotation(LEGACY_INDEX, String(doc.index));
-      // The position annotations are bookkeeping, not edits: a fresh handle starts unchanged.
-      const resource = KrmResource.fromTree(read.node, parsed, 'input');
-      items.push(resource);
-      origins.set(resource, { doc, hadEmptyAnnotations: isMap(annotations) && annotations.items.length === 0 });
+      // Most documents are only looked at: read as data, their tree built only when a step edits them.
+      const plain = doc.version === '1.1' ? undefined : readSimpleBlockMap(doc.text);
+      const read = plain ? { resource: KrmResource.fromPlain(positioned(plain, doc), buildPositioned, 'input', { doc, budget }), hadEmptyAnnotations: emptyAnnotations(plain) } : parsedResource(doc, budget);
+      if (!read?.resource.isKrmObject) continue;
+      items.push(read.resource);
+      origins.set(read.resource, { doc, hadEmptyAnnotations: read.hadEmptyAnnotations });
     }
     return new PackageResources(tree, items, origins, documents);
   }
@@ -112,4 +105,49 @@ export class PackageResources {
     }
     return new PackageTree(files, new Set([...this.tree.dirs, ...directoriesOf(files.keys())]), this.tree.links, this.tree.ignored);
   }
+}
+
+/** The document parsed, with kpt's position annotations on its resource; throws ResourceFileError when it is not YAML. */
+function parse(doc: PackageDocument, budget: ParseBudget): { node: YAMLMap; parsed: Document.Parsed; hadEmptyAnnotations: boolean } | undefined {
+  const parsed = readDocument(doc.text, doc.version, (text) => budget.spend(text));
+  if (parsed.errors.length > 0) throw new ResourceFileError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
+  if (!isMap(parsed.contents)) return undefined;
+  const node = parsed.contents;
+  const annotations = node.getIn(['metadata', 'annotations'], true);
+  const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
+  for (const [key, value] of position(doc)) node.setIn(['metadata', 'annotations', key], value);
+  return { node, parsed, hadEmptyAnnotations };
+}
+
+/** kpt's position annotations of a document's resource, as `kpt fn source` gives them. */
+const position = (doc: PackageDocument): [string, string][] => [
+  [PATH, doc.path],
+  [INDEX, String(doc.index)],
+  [LEGACY_PATH, doc.path],
+  [LEGACY_INDEX, String(doc.index)],
+];
+
+function emptyAnnotations(plain: Record<string, unknown>): boolean {
+  const annotations = (plain.metadata as { annotations?: unknown } | null | undefined)?.annotations;
+  return annotations !== null && typeof annotations === 'object' && Object.keys(annotations).length === 0;
+}
+
+/** The data with the position annotations, as the tree built later will hold them. */
+function positioned(plain: Record<string, unknown>, doc: PackageDocument): Record<string, unknown> {
+  const metadata = (plain.metadata !== null && typeof plain.metadata === 'object' ? plain.metadata : {}) as Record<string, unknown>;
+  const annotations = (metadata.annotations !== null && typeof metadata.annotations === 'object' ? metadata.annotations : {}) as Record<string, unknown>;
+  return { ...plain, metadata: { ...metadata, annotations: { ...annotations, ...Object.fromEntries(position(doc)) } } };
+}
+
+/** A resource read as data gets its tree here, when a step first needs it. */
+function buildPositioned({ doc, budget }: { doc: PackageDocument; budget: ParseBudget }): { node: YAMLMap; doc: Document } {
+  const read = parse(doc, budget);
+  if (!read) throw new ResourceFileError(`${doc.path}: a document read as a map did not parse as one`);
+  return { node: read.node, doc: read.parsed };
+}
+
+/** A document outside the subset the data reader takes: parsed now. */
+function parsedResource(doc: PackageDocument, budget: ParseBudget): { resource: KrmResource; hadEmptyAnnotations: boolean } | undefined {
+  const read = parse(doc, budget);
+  return read && { resource: KrmResource.fromTree(read.node, read.parsed, 'input'), hadEmptyAnnotations: read.hadEmptyAnnotations };
 }
