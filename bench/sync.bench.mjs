@@ -1,7 +1,8 @@
-// `package-variant sync` over a fleet: a PackageVariantSet over BENCH_SYNC_REPOS deployment
-// repositories (default 100) with BENCH_SYNC_PACKAGES packages each (default 10: 1,000 downstreams),
-// all from one upstream package of BENCH_SYNC_RESOURCES resources (default 50), every repository a
-// local bare repository (issue 21).
+// `package-variant sync` over a fleet: a PackageVariantSet over deployment repositories with
+// BENCH_SYNC_PACKAGES packages each (default 10), all from one upstream package of
+// BENCH_SYNC_RESOURCES resources (default 50), every repository a local bare repository. Two fleets,
+// one after the other: 100 repositories (1,000 downstreams, issue 21) and 1,000 (10,000 downstreams,
+// issue 22); BENCH_SYNC_REPOS lists others (`100,1000`).
 //
 // Phases, each one run of the command (/usr/bin/time for peak RSS), in order:
 //   plan      `sync --dry-run` with cold caches: every repository fetched, every downstream planned
@@ -12,11 +13,13 @@
 // The yardstick, measured in the same run: `git ls-remote` of every repository, one process each,
 // the least any tool pays to look at the fleet.
 //
-// Targets (issue 21, 2 cores): create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS ≤ 1 GB.
-// Each phase's plan is checked: every downstream created, unchanged, published, upgraded.
+// Targets (2 cores): at 1,000 downstreams create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS
+// ≤ 1 GB (issue 21); at 10,000 create ≤ 5 min, no-op ≤ 60 s, upgrade ≤ 10 min, peak RSS ≤ 2 GB, and
+// the time per downstream of each phase within 1.5x of that at 1,000 (issue 22). Each phase's plan
+// is checked: every downstream created, unchanged, published, upgraded.
 //
 // Tunables (environment): BENCH_SYNC_REPOS, BENCH_SYNC_PACKAGES, BENCH_SYNC_RESOURCES,
-// BENCH_SYNC_KEEP=1 (keep the scratch directory).
+// BENCH_SYNC_KEEP=1 (keep the scratch directories).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,9 +27,9 @@ import { join } from 'node:path';
 import { kibToMB, processTiming, round } from './lib/process-timing.mjs';
 
 export const name = 'sync';
-export const description = '`package-variant sync`: a set over 100 repositories of 10 packages each (1,000 downstreams) from a 50-resource upstream, local bare repositories';
+export const description = '`package-variant sync`: a set over 100 and 1,000 repositories of 10 packages each (1,000 and 10,000 downstreams) from a 50-resource upstream, local bare repositories';
 
-const REPOS = Number(process.env.BENCH_SYNC_REPOS ?? 100);
+const SIZES = (process.env.BENCH_SYNC_REPOS ?? '100,1000').split(',').map(Number);
 const PACKAGES = Number(process.env.BENCH_SYNC_PACKAGES ?? 10);
 const RESOURCES = Number(process.env.BENCH_SYNC_RESOURCES ?? 50);
 
@@ -67,7 +70,7 @@ function upstreamPackage(revision) {
   return files;
 }
 
-export function setUpFleet(dir) {
+export function setUpFleet(dir, repos = SIZES[0]) {
   const work = join(dir, 'catalog-work');
   git(['init', '-q', work]);
   for (const revision of [1, 2]) {
@@ -82,7 +85,7 @@ export function setUpFleet(dir) {
   writeFileSync(join(edgeWork, 'README.md'), 'a deployment repository\n');
   git(['add', '-A'], edgeWork);
   git(['commit', '-q', '-m', 'Initial commit'], edgeWork);
-  const edges = Array.from({ length: REPOS }, (_, i) => `edge-${String(i).padStart(4, '0')}`);
+  const edges = Array.from({ length: repos }, (_, i) => `edge-${String(i).padStart(4, '0')}`);
   for (const edge of edges) git(['clone', '-q', '--bare', '--no-hardlinks', edgeWork, join(dir, `${edge}.git`)]);
   const repository = (name) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\nspec:\n  type: git\n  deployment: ${name !== 'catalog'}\n  git:\n    repo: ./${name}.git\n`;
   writeFileSync(join(dir, 'repositories.yaml'), ['catalog', ...edges].map(repository).join('---\n'));
@@ -98,12 +101,13 @@ export function setUpFleet(dir) {
 
 const count = (stdout, action) => (stdout.match(new RegExp(`^  ${action} `, 'gm')) ?? []).length;
 
-export async function run({ log, root }) {
+/** One fleet of `repos` repositories through every phase. */
+async function measureFleet(repos, { log, root }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'pv-bench-sync-'));
-  const downstreams = REPOS * PACKAGES;
+  const downstreams = repos * PACKAGES;
   try {
-    const edges = setUpFleet(dir);
-    log(`${REPOS} repositories, ${downstreams} downstreams, a ${RESOURCES}-resource upstream`);
+    const edges = setUpFleet(dir, repos);
+    log(`${repos} repositories, ${downstreams} downstreams, a ${RESOURCES}-resource upstream`);
     const timing = processTiming(dir);
     const env = { ...GIT_ENV, HOME: join(dir, 'home'), PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
     const main = join(root, 'dist/main.js');
@@ -124,29 +128,54 @@ export async function run({ log, root }) {
     const noop = await phase('no-op', ['v1'], ['unchanged', downstreams], 0);
     const publish = await phase('publish all (--lifecycle published)', ['v1', '--lifecycle', 'published'], ['publish', downstreams], 4);
     const upgrade = await phase('upgrade all to v2', ['v2'], ['upgrade', downstreams], 4);
-    const peak = Math.max(...[plan, create, noop, publish, upgrade].map((p) => p.peakRssMB ?? 0));
-    const pass = create.seconds <= 60 && noop.seconds <= 10 && upgrade.seconds <= 120 && peak <= 1000;
+    const perDownstreamMs = (p) => round((p.seconds * 1000) / downstreams, 2);
     return {
-      pass,
-      target: 'create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS ≤ 1 GB (2 cores)',
-      figures: {
-        repositories: REPOS,
-        downstreams,
-        upstreamResources: RESOURCES,
-        yardstickLsRemoteSeconds: floor,
-        plan,
-        create,
-        noop,
-        publish,
-        upgrade,
-        perDownstreamMs: { create: round((create.seconds * 1000) / downstreams, 1), upgrade: round((upgrade.seconds * 1000) / downstreams, 1) },
-        peakRssMB: peak,
-        load: os.loadavg().map((l) => round(l, 2)),
-      },
-      notes: timing.notes,
+      repositories: repos,
+      downstreams,
+      yardstickLsRemoteSeconds: floor,
+      plan,
+      create,
+      noop,
+      publish,
+      upgrade,
+      perDownstreamMs: { create: perDownstreamMs(create), noop: perDownstreamMs(noop), upgrade: perDownstreamMs(upgrade) },
+      peakRssMB: Math.max(...[plan, create, noop, publish, upgrade].map((p) => p.peakRssMB ?? 0)),
+      load: os.loadavg().map((l) => round(l, 2)),
     };
   } finally {
     if (process.env.BENCH_SYNC_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
     else log(`kept ${dir}`);
   }
+}
+
+/** The targets of a fleet of this many downstreams (issues 21 and 22). */
+const TARGETS = {
+  1000: { create: 60, noop: 10, upgrade: 120, rssMB: 1000 },
+  10000: { create: 300, noop: 60, upgrade: 600, rssMB: 2000 },
+};
+
+export async function run({ log, root }) {
+  const fleets = [];
+  for (const repos of SIZES) fleets.push(await measureFleet(repos, { log, root }));
+  const checks = [];
+  for (const fleet of fleets) {
+    const target = TARGETS[fleet.downstreams];
+    if (!target) continue;
+    checks.push(fleet.create.seconds <= target.create, fleet.noop.seconds <= target.noop, fleet.upgrade.seconds <= target.upgrade, fleet.peakRssMB <= target.rssMB);
+  }
+  const [small, large] = fleets;
+  const linear = {};
+  if (small && large) {
+    for (const phase of ['create', 'noop', 'upgrade']) {
+      linear[phase] = round(large.perDownstreamMs[phase] / small.perDownstreamMs[phase], 2);
+      checks.push(linear[phase] <= 1.5);
+    }
+  }
+  const figures = Object.fromEntries(fleets.map((fleet) => [`downstreams${fleet.downstreams}`, fleet]));
+  return {
+    pass: checks.every(Boolean),
+    target:
+      '1,000 downstreams: create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, ≤ 1 GB; 10,000: create ≤ 5 min, no-op ≤ 60 s, upgrade ≤ 10 min, ≤ 2 GB; time per downstream at 10,000 within 1.5x of 1,000 (2 cores)',
+    figures: { ...figures, perDownstreamRatio10kTo1k: linear },
+  };
 }

@@ -6,6 +6,7 @@
  * mutations do not settle (mutate, render, mutate again differs) is never written: each run would
  * add another commit, as Porch's controller does (kpt #3877).
  */
+import { createHash } from 'node:crypto';
 import type { ConfigObject } from '../config/function-config';
 import { hasError, type Result } from '../krm/results';
 import { hasPipeline } from '../disk/kpt-render';
@@ -100,13 +101,40 @@ export interface UpgradeSources {
   readonly names: { readonly oldUpstream: string; readonly newUpstream: string; readonly published: string };
 }
 
+/** A package's content as a key: identical packages (a fleet's downstreams of one name often are) share one. */
+const contentKeys = new WeakMap<PackageTree, string>();
+
+function contentKey(tree: PackageTree): string {
+  let key = contentKeys.get(tree);
+  if (key === undefined) {
+    const hash = createHash('sha256');
+    for (const path of [...tree.files.keys()].sort()) {
+      const file = tree.files.get(path)!;
+      hash.update(`${path}\0${file.mode}\0${file.bytes.length}\0`).update(file.bytes);
+    }
+    key = hash.digest('hex');
+    contentKeys.set(tree, key);
+  }
+  return key;
+}
+
+/** Merges by their three packages and the upstream recorded: identical inputs are merged once. */
+const merges = new Map<string, ReturnType<typeof updateTree>>();
+
 /** Porch's upgrade task: kpt's resource-merge of the published package with the old and new upstream. */
 export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations): Promise<DraftOutcome> {
   const { lock } = sources;
-  const merged = updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
-    strategy: 'resource-merge',
-    record: { ref: lock.ref, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
-  });
+  const key = [contentKey(sources.published), contentKey(sources.oldUpstream), contentKey(sources.newUpstream), JSON.stringify(lock)].join(':');
+  if (!merges.has(key)) {
+    merges.set(
+      key,
+      updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
+        strategy: 'resource-merge',
+        record: { ref: lock.ref, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
+      }),
+    );
+  }
+  const merged = merges.get(key)!;
   if (hasError(merged.results) || !merged.tree) return { kind: 'failed', results: merged.results };
   const { names } = sources;
   const task: PorchTask = {

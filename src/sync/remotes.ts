@@ -9,7 +9,7 @@ import type { CacheOptions } from '../git/cache-entry';
 import { locateRepository, RepositoryError, withoutCredentials } from '../git/remote-url';
 import { GitError } from '../git/run-git';
 import type { SyncRepository } from './repositories';
-import { RepositoryAccessError, type RemoteRepository } from './run';
+import { RepositoryAccessError, type RemoteRepository } from './settings';
 
 async function named<T>(repository: SyncRepository, work: () => Promise<T>): Promise<T> {
   try {

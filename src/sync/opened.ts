@@ -1,0 +1,87 @@
+/**
+ * The repositories of a run, each fetched once however often it is asked for, with its tags'
+ * listing and the packages read from it, each read once and, where many are wanted, read together.
+ */
+import { PackageTree } from '../package/tree';
+import { tagListing } from './repository-state';
+import { repositoryKey, type SyncRepository } from './repositories';
+import type { RemoteRepository, SyncSettings } from './settings';
+import type { TagListing } from './upstream';
+
+export interface Version {
+  readonly commit: string;
+  readonly directory: string;
+}
+
+export interface Opened {
+  readonly remote: RemoteRepository;
+  readonly listing: TagListing;
+  /** A package at a commit, read once however many downstreams derive from it. */
+  tree(version: Version): Promise<PackageTree>;
+  /** Reads the packages not read yet, all in one go (a few git processes, however many). */
+  prefetch(versions: readonly Version[]): Promise<void>;
+}
+
+function opened(remote: RemoteRepository, listing: TagListing): Opened {
+  const trees = new Map<string, Promise<PackageTree>>();
+  const key = ({ commit, directory }: Version) => `${commit}:${directory}`;
+  const readOne = (version: Version) => {
+    const read = remote.readTrees([version]).then(([tree]) => tree!);
+    // Awaited when its downstream is computed; until then a failure must not count as unhandled.
+    read.catch(() => undefined);
+    return read;
+  };
+  return {
+    remote,
+    listing,
+    tree: (version) => {
+      if (!trees.has(key(version))) trees.set(key(version), readOne(version));
+      return trees.get(key(version))!;
+    },
+    prefetch: async (versions) => {
+      const missing = [...new Map(versions.filter((v) => !trees.has(key(v))).map((v) => [key(v), v])).values()];
+      if (missing.length === 0) return;
+      const batch = remote.readTrees(missing);
+      // One version that cannot be read (a hostile tree) is its own downstream's problem: then each is read alone.
+      missing.forEach((version, i) => {
+        const read = batch.then((all) => all[i]!, () => readOne(version));
+        read.catch(() => undefined);
+        trees.set(key(version), read);
+      });
+      await Promise.all(missing.map((version) => trees.get(key(version))!.catch(() => undefined)));
+    },
+  };
+}
+
+export class Repositories {
+  private readonly opened = new Map<string, Promise<Opened>>();
+
+  constructor(private readonly settings: SyncSettings) {}
+
+  get(repository: SyncRepository): Promise<Opened> {
+    const key = repositoryKey(repository.namespace, repository.name);
+    if (!this.opened.has(key)) {
+      this.opened.set(
+        key,
+        this.settings.open(repository).then(async (remote) => {
+          this.settings.progress?.('fetched');
+          return opened(remote, await tagListing(remote));
+        }),
+      );
+    }
+    return this.opened.get(key)!;
+  }
+
+  /** Every repository opened without error, by namespace/name. */
+  async all(): Promise<Map<string, RemoteRepository>> {
+    const out = new Map<string, RemoteRepository>();
+    for (const [key, opening] of this.opened) {
+      try {
+        out.set(key, (await opening).remote);
+      } catch {
+        // Its downstreams already say why.
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * What one downstream adds to its repository's write, and how it shows in the plan: the commits of
+ * a draft outcome with Porch's annotation on each, the refs of the lifecycle asked for, the plan's
+ * line with its diff and the PackageRevisions that stand for the downstream.
+ */
+import { planDiff } from '../disk/plan-diff';
+import { planUpdate } from '../disk/plan';
+import type { NewCommit } from '../git/fast-import';
+import type { Result } from '../krm/results';
+import { PackageTree } from '../package/tree';
+import type { DesiredDownstream } from './desired';
+import type { DraftOutcome } from './drafts';
+import { annotatedMessage } from './porch-commits';
+import { draftBranch, packageRevisionName, proposedBranch } from './porch-refs';
+import type { Action, PlannedDownstream, RefUpdate } from './plan';
+import type { Lifecycle, RevisionState } from './state';
+import type { SyncSettings } from './settings';
+
+/** What one downstream adds to its repository's write. */
+export interface Written {
+  readonly entry: PlannedDownstream;
+  readonly commits: NewCommit[];
+  readonly updates: RefUpdate[];
+  /** The tip to publish (an index into `commits`, or a commit name) with the tree it holds, for --lifecycle published. */
+  readonly publish?: { readonly tip: number | string; readonly tree: PackageTree; readonly workspace: string; readonly from?: RevisionState };
+}
+
+export const entryOf = (d: DesiredDownstream, action: Action, detail: string, results: readonly Result[] = [], refs: string[] = []): PlannedDownstream => ({
+  repository: d.repository.name,
+  pkg: d.pkg,
+  variant: d.label,
+  action,
+  detail,
+  refs,
+  results,
+});
+
+export function packageCommit(pkgpath: string, tree: PackageTree, message: string, parents: (string | number)[]): NewCommit {
+  return { parents, message, directory: pkgpath, files: tree.files };
+}
+
+/** The commits of a draft outcome, chained from `parent`, with Porch's annotation on each. */
+export function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kind: 'commits' }>, parent: string, workspace: string, offset: number): NewCommit[] {
+  return outcome.commits.map((commit, i) =>
+    packageCommit(d.pkgpath, commit.tree, annotatedMessage(commit.message, { package: d.pkgpath, workspaceName: workspace, revision: '0', task: commit.task }), [i === 0 ? parent : offset + i - 1]),
+  );
+}
+
+/** The refs of a revision in the lifecycle asked for: a draft branch, or a proposal branch; published ones go through approval. */
+export function lifecycleRefs(d: DesiredDownstream, lifecycle: Lifecycle, workspace: string, tip: number | string, existing: RevisionState | undefined): RefUpdate[] {
+  const draft = `refs/heads/${draftBranch(d.pkgpath, workspace)}`;
+  const proposed = `refs/heads/${proposedBranch(d.pkgpath, workspace)}`;
+  const updates: RefUpdate[] = [];
+  const keep = lifecycle === 'draft' ? draft : lifecycle === 'proposed' ? proposed : undefined;
+  if (keep) updates.push({ ref: keep, expected: existing?.ref === keep ? existing.commit : undefined, target: tip });
+  if (existing && existing.ref !== keep) updates.push({ ref: existing.ref, expected: existing.commit, target: null });
+  return updates;
+}
+
+export const shortRef = (ref: string): string => ref.replace(/^refs\/heads\//, '').replace(/^refs\/tags\//, 'tag ');
+
+export const nothing = (d: DesiredDownstream, action: Action, detail: string, results: readonly Result[] = []): Written => ({ entry: entryOf(d, action, detail, results), commits: [], updates: [] });
+
+export const publishedNameOf = (d: DesiredDownstream, revision: RevisionState): string => packageRevisionName(d.repository.name, d.pkg, revision.workspace);
+
+export function settled(d: DesiredDownstream, outcome: DraftOutcome): Written | undefined {
+  if (outcome.kind === 'not-converging') return { entry: entryOf(d, 'not-converging', 'mutating the rendered package changes it again: the variant and the pipeline undo each other; nothing is written', outcome.results), commits: [], updates: [] };
+  if (outcome.kind === 'failed') return { entry: entryOf(d, 'invalid', 'the merge fails', outcome.results), commits: [], updates: [] };
+  return undefined;
+}
+
+/** The new revision against what it derives from, paths relative to the repository. */
+export function diffOf(d: DesiredDownstream, before: PackageTree, after: PackageTree): string {
+  const inRepository = (tree: PackageTree) => PackageTree.empty().withSubtree(d.pkgpath, tree);
+  return planDiff(planUpdate('', inRepository(before), inRepository(after)));
+}
+
+/** `current`: the published revision that stands for the downstream when nothing is written. */
+export function newDraft(d: DesiredDownstream, action: Action, detail: string, outcome: DraftOutcome, head: string, offset: number, workspace: string, settings: SyncSettings, base: PackageTree | undefined, current?: string): Written {
+  const stop = settled(d, outcome);
+  if (stop) return stop;
+  if (outcome.kind === 'unchanged') return { entry: { ...entryOf(d, 'unchanged', '', outcome.results), ...(current ? { targets: [current] } : {}) }, commits: [], updates: [] };
+  if (outcome.kind !== 'commits') throw new Error('unreachable');
+  const commits = draftCommits(d, outcome, head, workspace, offset);
+  const tip = offset + commits.length - 1;
+  const final = outcome.commits[outcome.commits.length - 1]!.tree;
+  const updates = lifecycleRefs(d, settings.lifecycle, workspace, tip, undefined);
+  const entry = { ...entryOf(d, action, detail, outcome.results, updates.map((u) => shortRef(u.ref))), targets: [packageRevisionName(d.repository.name, d.pkg, workspace)] };
+  const withDiff = settings.diff ? { ...entry, diff: diffOf(d, base ?? outcome.base, final) } : entry;
+  return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace } } : {}) };
+}
+
+export function existingDraft(d: DesiredDownstream, existing: RevisionState, name: string, outcome: DraftOutcome, offset: number, settings: SyncSettings, tree: PackageTree): Written {
+  const stop = settled(d, outcome);
+  if (stop) return stop;
+  const commits = outcome.kind === 'commits' ? draftCommits(d, outcome, existing.commit, existing.workspace, offset) : [];
+  const tip: number | string = commits.length ? offset + commits.length - 1 : existing.commit;
+  const final = outcome.kind === 'commits' ? outcome.commits[outcome.commits.length - 1]!.tree : tree;
+  const moves = existing.lifecycle !== settings.lifecycle;
+  if (commits.length === 0 && !moves) return { entry: { ...entryOf(d, 'unchanged', `${existing.lifecycle} ${name}`, outcome.results), targets: [name] }, commits: [], updates: [] };
+  const updates = lifecycleRefs(d, settings.lifecycle, existing.workspace, tip, existing);
+  const action: Action = commits.length ? 'update' : settings.lifecycle === 'proposed' ? 'propose' : 'publish';
+  const entry = { ...entryOf(d, action, `${existing.lifecycle} ${name}`, outcome.results, updates.filter((u) => u.target !== null).map((u) => shortRef(u.ref))), targets: [name] };
+  const withDiff = settings.diff && commits.length ? { ...entry, diff: diffOf(d, tree, final) } : entry;
+  return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace: existing.workspace, from: existing } } : {}) };
+}
