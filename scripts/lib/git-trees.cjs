@@ -50,14 +50,15 @@ function repositoryOf(url) {
  * An environment for git and kpt below `scratch` (its home, kpt cache and temp directories are
  * created there): no user or system configuration, fixed identities and dates, only the `file`
  * protocol, and each corpus repository's URL (with or without `.git`) rewritten to its mirror.
- * Every other https URL is rewritten to a path that does not exist.
+ * Every other https URL is rewritten to a path that does not exist. `more` adds repositories
+ * (`{ url, mirror }`) beyond the corpus's, for the benchmarks.
  */
-function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env) {
+function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env, more = []) {
   const env = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith('GIT_') && !key.startsWith('KPT_')) env[key] = value;
   for (const dir of ['home', 'kpt-cache', 'tmp']) mkdirSync(join(scratch, dir), { recursive: true });
   const rewrites = [['file:///nonexistent/network-disabled/', 'https://']];
-  for (const repo of REPOSITORIES) {
+  for (const repo of [...REPOSITORIES, ...more]) {
     const target = `file://${mirrorGitDir(root, repo)}`;
     rewrites.push([target, repo.url], [target, `${repo.url}.git`]);
   }
