@@ -103,7 +103,7 @@ export async function run({ log, root }) {
   // what is measured half-way through.
   const snapshot = join(tmp, 'dist');
   mkdirSync(snapshot);
-  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
+  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map|\.cache)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
   const cliJs = join(snapshot, 'main.js');
   const bundle = createHash('sha256').update(readFileSync(join(snapshot, 'function.js'))).digest('hex').slice(0, 12);
   const timing = processTiming(tmp);

@@ -202,7 +202,7 @@ export async function run({ log, root }) {
   const scratch = mkdtempSync(join(os.tmpdir(), 'bench-real-'));
   const snapshot = join(scratch, 'dist');
   mkdirSync(snapshot);
-  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
+  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map|\.cache)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
   const timing = processTiming(scratch);
   const restore = join(scratch, 'restore.sh');
   writeFileSync(restore, 'rm -rf -- "$2" && cp -R -- "$1" "$2"\n');

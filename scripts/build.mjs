@@ -1,9 +1,11 @@
-// Generates the ahead-of-time ajv validators, type-checks src/, then bundles the function into dist/.
+// Generates the ahead-of-time ajv validators, type-checks src/, bundles the function into dist/ and
+// writes the bundle's V8 code cache (scripts/code-cache.mjs).
 // Usage: node scripts/build.mjs [--validators-only]
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,6 +58,19 @@ async function bundle() {
   });
 }
 
+/** dist/function.js.cache, made by a process that compiles the bundle and runs it on a small package. */
+async function writeCodeCache() {
+  const scratch = mkdtempSync(join(tmpdir(), 'pv-build-'));
+  try {
+    const trainer = join(scratch, 'code-cache.cjs');
+    await build({ entryPoints: [join(root, 'scripts/code-cache.mjs')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: trainer, logLevel: 'warning' });
+    const run = spawnSync(process.execPath, [trainer, join(root, 'dist/function.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`writing the code cache failed (exit ${run.status ?? run.signal}): ${run.stderr.trim().slice(-2000)}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 function typecheck() {
   const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
@@ -65,4 +80,5 @@ await generateValidators();
 if (!process.argv.includes('--validators-only')) {
   typecheck();
   await bundle();
+  await writeCodeCache();
 }

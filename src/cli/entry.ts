@@ -2,7 +2,9 @@
  * The process entry. A run that asks for nothing (see krm/no-op-scan.ts) answers from here; anything
  * else loads the full function bundle, so a no-op start-up never pays for YAML, schemas or merge.
  */
+import { join } from 'node:path';
 import { isPlainNoOp } from '../krm/no-op-scan';
+import { loadBundle } from './bundle-loader';
 import { exitOnWriteError, readStdin, writeAll, type FunctionInput } from './stdio';
 
 type Main = typeof import('./main').main;
@@ -22,8 +24,8 @@ function functionInput(): FunctionInput | undefined {
 function run(args: readonly string[]): number | Promise<number> {
   const input = args.length === 0 ? functionInput() : { text: '' };
   if (input === undefined) return 0;
-  // Bundled separately (scripts/build.mjs); a plain require keeps it out of this small file.
-  const { main } = require('./function.js') as { main: Main };
+  // Bundled separately (scripts/build.mjs), and loaded with its code cache (bundle-loader.ts).
+  const { main } = loadBundle(join(__dirname, 'function.js')) as { main: Main };
   return main(args, () => input);
 }
 
