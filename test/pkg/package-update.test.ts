@@ -219,6 +219,24 @@ describe('resource files keep their text around the documents', () => {
     const { read } = run({ Kptfile: kptfile('pkg') }, { Kptfile: kptfile('pkg'), 'new.yaml': added }, { Kptfile: kptfile('pkg') });
     expect(read('new.yaml')).toBe(added);
   });
+
+  it('an added resource keeps its layout whatever its annotations, ours among them, and a YAML 1.1 look-alike gets its quotes', () => {
+    const layout = (name: string, annotations: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${name}\n  name: ${name}\n${annotations}data:\n  note:   'spaced out,\n    folded over two lines'\n  list:\n    - a\n    -   b\n`;
+    const added = {
+      'none.yaml': layout('none', ''),
+      'some.yaml': layout('some', '  annotations:\n    owner: team # who\n'),
+      'empty.yaml': layout('empty', '  annotations: {}\n'),
+      'ours.yaml': layout('ours', "  annotations:\n    config.kubernetes.io/path: 'elsewhere.yaml'\n"),
+      'yes.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yes-no\ndata:\n  answer: yes\n',
+    };
+    const { read } = run({ Kptfile: kptfile('pkg') }, { Kptfile: kptfile('pkg'), ...added }, { Kptfile: kptfile('pkg') });
+    for (const path of ['none.yaml', 'some.yaml']) expect(read(path)).toBe(added[path as keyof typeof added]);
+    // kpt's path annotation is bookkeeping, and a map of annotations left empty is dropped, as kpt's writer drops it.
+    expect(read('ours.yaml')).toBe(added['ours.yaml'].replace("  annotations:\n    config.kubernetes.io/path: 'elsewhere.yaml'\n", ''));
+    expect(read('empty.yaml')).toBe(added['empty.yaml'].replace('  annotations: {}\n', ''));
+    expect(read('yes.yaml')).toBe(added['yes.yaml'].replace('answer: yes', 'answer: "yes"'));
+  });
 });
 
 describe('the schemas of custom kinds', () => {

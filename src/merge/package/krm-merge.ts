@@ -8,7 +8,7 @@
  * package is decided whole. Only files whose resources changed are rewritten, and in them only the
  * changed documents, each in its own layout (krm/document-text.ts); every other byte stays.
  */
-import { isMap, type Document } from 'yaml';
+import { isMap, isScalar, type Document, type YAMLMap } from 'yaml';
 import type { MergeStrategy } from '../../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
 import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../../krm/identity-scan';
@@ -94,10 +94,54 @@ interface ParsedDocument {
 class ParseError extends Error {}
 
 /**
- * The document each parse came from, and for local documents their rendering as read: a changed
- * resource is written in its document's layout (krm/document-text.ts).
+ * What an origin or upstream document's `metadata.annotations` was before the command added its
+ * own: absent, or a map without any of them. Taking them out again then leaves the tree exactly as
+ * parsed; anything else (a key of ours already there, a value that is no map) does not.
  */
-const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string; readonly hadMetadata: boolean }>();
+type AnnotationsAsRead = 'absent' | 'map';
+
+interface DocumentSource {
+  readonly doc: PackageDocument;
+  /** A local document's rendering before any edit: a changed resource is written in its document's layout (krm/document-text.ts). */
+  rendered?: string;
+  /** The document had `metadata` before the path and index annotations gave it one (a kustomization.yaml has none). */
+  readonly hadMetadata: boolean;
+  /** An origin or upstream document whose tree can be put back as parsed (`annotationsAsRead`), rendered only when a copy of it is written. */
+  readonly annotationsAsRead?: AnnotationsAsRead;
+}
+
+/** The document each parse came from. */
+const sources = new WeakMap<Document, DocumentSource>();
+
+function annotationsAsRead(annotations: unknown): AnnotationsAsRead | undefined {
+  if (annotations === undefined) return 'absent';
+  return isMap(annotations) && OUR_ANNOTATIONS.every((key) => !annotations.has(key)) ? 'map' : undefined;
+}
+
+const onlyOurs = (annotations: YAMLMap) => annotations.items.every((pair) => OUR_ANNOTATIONS.includes(String(isScalar(pair.key) ? pair.key.value : pair.key)));
+
+/**
+ * The rendering as parsed of an upstream document a resource was copied from, for the copy to keep
+ * its layout: the command's annotations taken out of the parse, which nothing reads after the merge,
+ * instead of parsing the text again (for a large CRD, most of an update's time). Undefined where the
+ * parse cannot be put back; the text is then read again.
+ */
+function renderedAsParsed(parsed: Document, source: DocumentSource): string | undefined {
+  if (source.rendered !== undefined || source.annotationsAsRead === undefined) return source.rendered;
+  const metadata = parsed.get('metadata', true);
+  if (!isMap(metadata)) return undefined;
+  const annotations = metadata.get('annotations', true);
+  if (!isMap(annotations)) return undefined;
+  if (source.annotationsAsRead === 'map') for (const key of OUR_ANNOTATIONS) annotations.delete(key);
+  else if (onlyOurs(annotations)) metadata.delete('annotations');
+  else return undefined;
+  if (!source.hadMetadata) {
+    if (metadata.items.length > 0) return undefined;
+    parsed.delete('metadata');
+  }
+  source.rendered = renderAsRead(source.doc.text, parsed);
+  return source.rendered;
+}
 
 /**
  * What one update may hand to `yaml`'s parser, the function's bound for a run: the documents outside
@@ -131,7 +175,8 @@ function parseDocument(doc: PackageDocument, tag: string | undefined, share: Par
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
-  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
+  const asRead = tag === undefined ? undefined : annotationsAsRead(annotations ?? undefined);
+  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}), ...(asRead ? { annotationsAsRead: asRead } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
   if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
@@ -159,10 +204,11 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstreamT
   }
   // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
   if (source && !source.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
+  const rendered = source && renderedAsParsed(resource.doc, source);
   return rewriteDocument(
     node,
     resource.doc,
-    source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}), ...(fallback ? { fallbackSeqIndent: fallback } : {}) },
+    source && { text: source.doc.text, ...(rendered !== undefined ? { rendered } : {}), ...(fallback ? { fallbackSeqIndent: fallback } : {}) },
   );
 }
 
