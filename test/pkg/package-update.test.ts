@@ -220,6 +220,13 @@ describe('resource files keep their text around the documents', () => {
     expect(read('new.yaml')).toBe(added);
   });
 
+  it("a local resource that carries kpt's merge-source annotation is local's: it does not pose as a version, and the bookkeeping goes", () => {
+    const cm = (data: string, annotations = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n${annotations}data:\n${data}`;
+    const local = cm('  k: "1"\n  local: x\n', '  annotations:\n    config.kubernetes.io/merge-source: updated\n');
+    const { read } = run({ Kptfile: kptfile('pkg'), 'a.yaml': cm('  k: "1"\n') }, { Kptfile: kptfile('pkg'), 'a.yaml': cm('  k: "2"\n') }, { Kptfile: kptfile('pkg'), 'a.yaml': local });
+    expect(read('a.yaml')).toBe(cm('  k: "2"\n  local: x\n'));
+  });
+
   it('an added resource keeps its layout whatever its annotations, ours among them, and a YAML 1.1 look-alike gets its quotes', () => {
     const layout = (name: string, annotations: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${name}\n  name: ${name}\n${annotations}data:\n  note:   'spaced out,\n    folded over two lines'\n  list:\n    - a\n    -   b\n`;

@@ -168,21 +168,57 @@ function parseResource(doc: PackageDocument, share: ParserShare): { parsed: Docu
   return { parsed, resource: KrmResource.fromTree(parsed.contents, parsed, 'input') };
 }
 
-function parseDocument(doc: PackageDocument, tag: string | undefined, share: ParserShare): ParsedDocument | undefined {
+/** Which version a document is read from: local's, or origin's or upstream's (`tagged`: the merge's sources). */
+type Version = 'local' | 'tagged';
+
+function parseDocument(doc: PackageDocument, version: Version, share: ParserShare): ParsedDocument | undefined {
   const read = parseResource(doc, share);
   if (!read) return undefined;
   const { parsed, resource } = read;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
-  const asRead = tag === undefined ? undefined : annotationsAsRead(annotations ?? undefined);
-  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}), ...(asRead ? { annotationsAsRead: asRead } : {}) });
+  const asRead = version === 'tagged' ? annotationsAsRead(annotations ?? undefined) : undefined;
+  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(version === 'local' ? { rendered: renderAsRead(doc.text, parsed) } : {}), ...(asRead ? { annotationsAsRead: asRead } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
-  if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
   // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
   return { resource: KrmResource.fromTree(resource.node, parsed, 'input'), hadEmptyAnnotations };
 }
+
+/**
+ * Local documents, each parsed once, and what a same document of origin can share: where origin
+ * has the very text local has at the same place, which is most of a package an upstream change
+ * touches, origin's resource reads local's tree. The merge only reads origin, and edits local's
+ * tree only after it has read both (src/merge/strategies/merge-run.ts, applyVisitor); nothing
+ * reads origin after that.
+ */
+class LocalDocuments {
+  private readonly parsed = new Map<PackageDocument, ParsedDocument | undefined>();
+  private readonly byPlace: ReadonlyMap<string, PackageDocument>;
+
+  constructor(
+    local: KrmFiles,
+    private readonly share: ParserShare,
+  ) {
+    this.byPlace = new Map(local.documents.map((doc) => [placeOf(doc), doc]));
+  }
+
+  parse(doc: PackageDocument): ParsedDocument | undefined {
+    if (!this.parsed.has(doc)) this.parsed.set(doc, parseDocument(doc, 'local', this.share));
+    return this.parsed.get(doc);
+  }
+
+  /** Origin's resource for `doc` on local's tree of the same text, if local has that text there. */
+  twinOf(doc: PackageDocument): ParsedDocument | undefined {
+    const local = this.byPlace.get(placeOf(doc));
+    if (!local || local.text !== doc.text || local.version !== doc.version) return undefined;
+    const parsed = this.parse(local);
+    return parsed && { resource: KrmResource.fromTree(parsed.resource.node, parsed.resource.doc, 'input'), hadEmptyAnnotations: parsed.hadEmptyAnnotations };
+  }
+}
+
+const placeOf = (doc: PackageDocument) => `${doc.index}:${doc.path}`;
 
 /**
  * The resource as it goes to disk: without the annotations the command added for the function, in
@@ -238,10 +274,11 @@ class MergeSide {
   constructor(
     private readonly own: KrmFiles,
     private readonly other: KrmFiles,
-    private readonly tag: string,
     localDirs: ReadonlySet<string>,
     private readonly isResourceDoc: (doc: PackageDocument) => boolean,
     private readonly share: ParserShare,
+    /** A parse this version may share instead of its own (origin: local's, LocalDocuments). */
+    private readonly twinOf: (doc: PackageDocument) => ParsedDocument | undefined = () => undefined,
   ) {
     this.bounds = new Set([...localDirs, ...packageDirsOf(own.files.keys())]);
   }
@@ -256,7 +293,7 @@ class MergeSide {
     return this.own.documents.flatMap((doc) => {
       if (!this.isResourceDoc(doc) || !wanted(doc)) return [];
       if (!this.parsed.has(doc)) {
-        const p = parseDocument(doc, this.tag, this.share);
+        const p = this.twinOf(doc) ?? parseDocument(doc, 'tagged', this.share);
         this.parsed.set(doc, p && { parsed: p, keys: inScope(scopeOf(p.resource.path!, this.bounds), identityKeys(p.resource)) });
       }
       const tagged = this.parsed.get(doc);
@@ -349,18 +386,19 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
   try {
     const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
     const share = new ParserShare();
-    const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined, share);
+    const localDocs = new LocalDocuments(local, share);
+    const kptfile = kptfileDoc && localDocs.parse(kptfileDoc);
     const leaveOut = mayLeaveOut(options, kptfile);
     const localDirs = packageDirsOf(local.files.keys());
-    const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc, share), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc, share)];
+    const sides = [new MergeSide(origin, upstream, localDirs, isResourceDoc, share, (doc) => localDocs.twinOf(doc)), new MergeSide(upstream, origin, localDirs, isResourceDoc, share)];
     const [originTwins, upstreamTwins, localTwins] = [origin, upstream, local].map((files) => filesWithTwins(files, scan, isResourceDoc)) as [Set<string>, Set<string>, Set<string>];
     const twins = (side: MergeSide) => (side === sides[0] ? originTwins : upstreamTwins);
     // What upstream changed, then the CRDs that define the kinds it changed: their schemas.
     const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
-    const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
-    const tagged = taggedSides.map((t) => t.parsed);
+    const read = sides.map((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
+    const taggedSides = read.flat();
     // Upstream's text of a resource, by identity: the indentation its new blocks take.
-    const upstreamDocs = new Map(taggedSides.filter((t) => t.parsed.resource.annotation(MERGE_SOURCE) === 'updated').flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
+    const upstreamDocs = new Map(read[1]!.flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
     const wanted = new Set(taggedSides.flatMap((t) => t.keys));
     const whole = deletedUpstream(origin, upstream, local);
 
@@ -379,13 +417,14 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
-      const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined, share) : undefined;
+      const parsed = needed ? localDocs.parse(doc) : undefined;
       if (parsed) parsedLocal.set(doc, parsed);
     }
 
-    const items = [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)];
-    const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
-    const report = mergeUpstream(list, optionsConfig(options), { ...context, versionsGiven: true });
+    const resources = (documents: readonly TaggedDocument[]) => documents.map((t) => t.parsed.resource);
+    const mergeSources = { local: [...parsedLocal.values()].map((p) => p.resource), origin: resources(read[0]!), upstream: resources(read[1]!) };
+    const list = new ResourceList('config.kubernetes.io/v1', [...mergeSources.local, ...mergeSources.origin, ...mergeSources.upstream], undefined);
+    const report = mergeUpstream(list, optionsConfig(options), { ...context, sources: mergeSources });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
     const upstreamText = (resource: KrmResource) => () => {
       const key = inScope(scopeOf(resource.path ?? '', localDirs), identityKeys(resource)).find((k) => upstreamDocs.has(k));
