@@ -2,9 +2,7 @@
  * The process entry. A run that asks for nothing (see krm/no-op-scan.ts) answers from here; anything
  * else loads the full function bundle, so a no-op start-up never pays for YAML, schemas or merge.
  */
-import { join } from 'node:path';
 import { isPlainNoOp } from '../krm/no-op-scan';
-import { loadBundle } from './bundle-loader';
 import { exitOnWriteError, readStdin, writeAll, type FunctionInput } from './stdio';
 
 type Main = typeof import('./main').main;
@@ -24,8 +22,10 @@ function functionInput(): FunctionInput | undefined {
 function run(args: readonly string[]): number | Promise<number> {
   const input = args.length === 0 ? functionInput() : { text: '' };
   if (input === undefined) return 0;
-  // Bundled separately (scripts/build.mjs), and loaded with its code cache (bundle-loader.ts).
-  const { main } = loadBundle(join(__dirname, 'function.js')) as { main: Main };
+  // Bundled separately (scripts/build.mjs) and loaded with its code cache; the loader (and the
+  // modules it needs) only now, where there is work: a run that asks for nothing never loads them.
+  const { loadBundle } = require('./bundle-loader') as typeof import('./bundle-loader');
+  const { main } = loadBundle(`${__dirname}/function.js`) as { main: Main };
   return main(args, () => input);
 }
 
