@@ -142,7 +142,8 @@ function versions(dir) {
     'README.md': '# web\n\nVersion 2.\n',
     'added.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: added\ntype: Opaque\n',
   };
-  const local = { ...origin, 'deployment.yaml': deployment({ image: 'nginx:1.25', replicas: 5, label: 'team: shop' }), 'local.yaml': widget(7).replace('name: w', 'name: mine') };
+  // Local changed the image too: a conflict, and its result, are part of the run.
+  const local = { ...origin, 'deployment.yaml': deployment({ image: 'nginx:1.25-local', replicas: 5, label: 'team: shop' }), 'local.yaml': widget(7).replace('name: w', 'name: mine') };
   const paths = {};
   for (const [name, files] of Object.entries({ origin, upstream, local })) writePackage((paths[name] = join(dir, name)), files);
   return { paths, local, upstream };
