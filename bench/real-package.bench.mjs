@@ -45,10 +45,13 @@ import { Rng, stringSeed } from '../scripts/lib/seeded-random.mjs';
 export const name = 'real-package';
 export const description = '`package-variant update` vs `kpt pkg update` (git mode, cold and warm caches) on real packages: free5gc-packages, kpt package-examples, composite packages of the corpus';
 
-/** Packages read from the mirrors: each tag `<package directory>/<version>` that `tag` matches is a version. */
+/**
+ * Packages read from the mirrors of scripts/lib/git-trees.cjs's BENCH_REPOSITORIES: each tag
+ * `<package directory>/<version>` that `tag` matches is a version.
+ */
 const RECIPES = [
-  { url: 'https://github.com/nephio-project/free5gc-packages', mirror: 'nephio-project+free5gc-packages', tag: /^([^/]+)\/(v\d+)$/ },
-  { url: 'https://github.com/kptdev/kpt', mirror: 'kptdev+kpt', tag: /^(package-examples\/[^/]+)\/(v[\d.]+)$/ },
+  { mirror: 'nephio-project+free5gc-packages', tag: /^([^/]+)\/(v\d+)$/ },
+  { mirror: 'kptdev+kpt', tag: /^(package-examples\/[^/]+)\/(v[\d.]+)$/ },
 ];
 const CORPUS_CASES = ['catalog--distros_gcp_nephio-mgmt--v2.0.0--v3.0.0--1', 'blueprints--anthos-cluster--v0.1.2--v0.2.0--1'];
 const ROUNDS = Math.max(1, Number(process.env.BENCH_REAL_ROUNDS) || 3);
@@ -182,7 +185,8 @@ function setUpCorpus(c, caseDir, env, lib) {
 
 export async function run({ log, root }) {
   const require = createRequire(import.meta.url);
-  const { MIRROR_HINT, hermeticGitEnv, mirrorRoot } = require(join(root, 'scripts', 'lib', 'git-trees.cjs'));
+  const { BENCH_REPOSITORIES, MIRROR_HINT, hermeticGitEnv, mirrorRoot } = require(join(root, 'scripts', 'lib', 'git-trees.cjs'));
+  const recipes = RECIPES.map((recipe) => ({ ...recipe, url: BENCH_REPOSITORIES.find((r) => r.mirror === recipe.mirror).url }));
   const { missingMirrors, rebuildCase } = require(join(root, 'scripts', 'lib', 'real-history-fixture.cjs'));
   const fixtureDir = join(root, 'test', 'fixtures', 'real-history');
   const mirrors = mirrorRoot();
@@ -192,10 +196,10 @@ export async function run({ log, root }) {
   if (spawnSync('bash', ['-c', 'command -v kpt']).status !== 0) return { pass: true, target, figures: { skipped: 'kpt not found on PATH' }, notes: ['skipped: kpt not found on PATH'] };
   const fixtures = CORPUS_CASES.map((id) => parse(readFileSync(join(fixtureDir, 'cases', `${id}.yaml`), 'utf8'), { maxAliasCount: -1 }));
   const missing = [
-    ...new Set([...fixtures.flatMap((fixture) => missingMirrors(fixture, mirrors)), ...RECIPES.filter((r) => !existsSync(join(mirrors, r.mirror, 'repo'))).map((r) => r.mirror)]),
+    ...new Set([...fixtures.flatMap((fixture) => missingMirrors(fixture, mirrors)), ...recipes.filter((r) => !existsSync(join(mirrors, r.mirror, 'repo'))).map((r) => r.mirror)]),
   ];
   if (missing.length) {
-    log(`skipped: the mirrors ${missing.join(', ')} are not under ${mirrors}: ${MIRROR_HINT}`);
+    log(`skipped: the mirrors ${missing.join(', ')} are not under ${mirrors}: ${MIRROR_HINT} (--bench adds the benchmark's own)`);
     return { pass: true, target, figures: { skipped: `mirrors missing under ${mirrors}: ${missing.join(', ')}` }, notes: ['skipped: mirrors absent'] };
   }
 
@@ -208,10 +212,10 @@ export async function run({ log, root }) {
   writeFileSync(restore, 'rm -rf -- "$2" && cp -R -- "$1" "$2"\n');
   const figures = { rounds: ROUNDS, timing: 'child process, wall; peak RSS by /usr/bin/time', loadavg_at_start: os.loadavg().map((l) => round(l, 2)), cases: {} };
   const notes = [];
-  const extra = RECIPES.map((r) => ({ url: r.url, mirror: r.mirror }));
+  const extra = BENCH_REPOSITORIES;
   const planEnv = hermeticGitEnv(join(scratch, 'plan'), mirrors, process.env, extra);
   const cases = [
-    ...RECIPES.flatMap((recipe) => recipeCases(recipe, join(mirrors, recipe.mirror, 'repo'), planEnv)),
+    ...recipes.flatMap((recipe) => recipeCases(recipe, join(mirrors, recipe.mirror, 'repo'), planEnv)),
     ...fixtures.map((fixture) => ({ id: fixture.id, kind: 'corpus', fixture })),
   ].filter((c) => FILTER.length === 0 || FILTER.some((f) => c.id.includes(f)));
   log(`${cases.length} cases, ${ROUNDS} rounds each; scratch ${scratch}${KEEP ? ' (kept)' : ''}`);

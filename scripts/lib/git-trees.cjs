@@ -22,6 +22,12 @@ const REPOSITORIES = [
   { url: 'https://github.com/nephio-project/nephio-packages', mirror: 'nephio-project+nephio-packages' },
 ];
 
+/** Repositories only the real-package benchmark reads (bench/real-package.bench.mjs). */
+const BENCH_REPOSITORIES = [
+  { url: 'https://github.com/nephio-project/free5gc-packages', mirror: 'nephio-project+free5gc-packages' },
+  { url: 'https://github.com/kptdev/kpt', mirror: 'kptdev+kpt' },
+];
+
 /**
  * Where the mirrors are: $PV_MIRROR_DIR, else package-variant/mirrors in the user's cache directory
  * ($XDG_CACHE_HOME, else ~/.cache), where scripts/mirror-repos.mjs makes them.
@@ -154,4 +160,4 @@ function manifest(files) {
     .join('');
 }
 
-module.exports = { REPOSITORIES, MIRROR_HINT, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };
+module.exports = { REPOSITORIES, BENCH_REPOSITORIES, MIRROR_HINT, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };

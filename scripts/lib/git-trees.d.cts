@@ -8,6 +8,7 @@ export interface TreeFile {
   bytes: Buffer;
 }
 export declare const REPOSITORIES: readonly Repository[];
+export declare const BENCH_REPOSITORIES: readonly Repository[];
 export declare const MIRROR_HINT: string;
 export declare function mirrorRoot(env?: NodeJS.ProcessEnv): string;
 export declare function mirrorGitDir(root: string, repo: Repository): string;
