@@ -12,7 +12,9 @@
 //     package-examples tagged `package-examples/<name>/<version>`, each upgraded between its
 //     consecutive tagged versions. The downstream repository is what a user has: `kpt pkg get` of
 //     the older version, committed, then seeded local edits (scripts/lib/package-edits.mjs, seeded
-//     by the case id, as the real-history corpus makes them), committed;
+//     by the case id, as the real-history corpus makes them), committed. A pair kpt cannot fetch
+//     (the oldest examples have a v1alpha1 Kptfile, which kpt 1.0 refuses) is no upgrade a user
+//     makes: it is listed as skipped, with kpt's reason;
 //   - two composite packages of the real-history corpus (test/fixtures/real-history): Nephio's
 //     `distros/gcp/nephio-mgmt` v2.0.0 → v3.0.0, whose six subpackages are then updated from their
 //     own upstreams, and the blueprints' `anthos-cluster` v0.1.2 → v0.2.0.
@@ -71,6 +73,9 @@ function byVersion(a, b) {
   for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
   return 0;
 }
+
+/** A version pair that is no upgrade a kpt 1.0 user can make (kpt cannot fetch the older version). */
+class NotAnUpgrade extends Error {}
 
 /** Every consecutive pair of tagged versions of every package a recipe's mirror holds. */
 function recipeCases(recipe, gitDir, env) {
@@ -142,7 +147,8 @@ function setUpRecipe(c, caseDir, env) {
   const down = join(caseDir, 'downstream');
   mkdirSync(down, { recursive: true });
   git(['init', '-q'], down, env);
-  must('kpt', ['pkg', 'get', `${c.recipe.url}.git/${c.directory}@${c.from}`, 'pkg'], { cwd: down, env });
+  const get = spawnSync('kpt', ['pkg', 'get', `${c.recipe.url}.git/${c.directory}@${c.from}`, 'pkg'], { cwd: down, env, encoding: 'utf8' });
+  if (get.status !== 0) throw new NotAnUpgrade(`kpt pkg get ${c.from} fails: ${(get.stderr.match(/Error: (.*)/)?.[1] ?? get.stderr.trim().split('\n').pop()).slice(0, 200)}`);
   commitAll(down, 'kpt pkg get', env);
   const changed = new Set(
     git(['--git-dir', c.gitDir, 'diff', '--name-only', '--no-renames', `${c.directory}/${c.from}`, `${c.directory}/${c.to}`, '--', c.directory], caseDir, env)
@@ -222,12 +228,21 @@ export async function run({ log, root }) {
 
   const rows = [];
   const failures = [];
+  const skipped = {};
   try {
     for (const c of cases) {
       const caseDir = join(scratch, 'cases', c.id);
       const env = hermeticGitEnv(caseDir, mirrors, process.env, extra);
       delete env.NODE_EXTRA_CA_CERTS;
-      const set = c.kind === 'recipe' ? setUpRecipe(c, caseDir, env) : setUpCorpus(c, caseDir, env, { rebuildCase, fixtureDir, mirrors, scratch });
+      let set;
+      try {
+        set = c.kind === 'recipe' ? setUpRecipe(c, caseDir, env) : setUpCorpus(c, caseDir, env, { rebuildCase, fixtureDir, mirrors, scratch });
+      } catch (error) {
+        if (!(error instanceof NotAnUpgrade)) throw error;
+        skipped[c.id] = error.message;
+        log(`${c.id}: skipped, ${error.message}`);
+        continue;
+      }
       const size = countPackage(join(set.down, 'pkg'));
       const caches = { kpt: join(caseDir, 'kpt-cache-bench'), ours: join(caseDir, 'pv-cache') };
       const work = (name) => join(caseDir, name);
@@ -295,9 +310,11 @@ export async function run({ log, root }) {
   }
   rows.sort((a, b) => Math.min(a.speedup_cold, a.speedup_warm) - Math.min(b.speedup_cold, b.speedup_warm));
   for (const row of rows) figures.cases[row.id] = row;
+  if (Object.keys(skipped).length) figures.skipped_cases = skipped;
   const own = rows.map((r) => r.package_variant.directories_s);
   figures.summary = {
     cases: rows.length,
+    cases_skipped: Object.keys(skipped).length,
     slowest_against_kpt: rows[0] ? { id: rows[0].id, speedup_cold: rows[0].speedup_cold, speedup_warm: rows[0].speedup_warm } : null,
     median_speedup_cold: round(median(rows.map((r) => r.speedup_cold)), 2),
     median_speedup_warm: round(median(rows.map((r) => r.speedup_warm)), 2),
