@@ -90,8 +90,8 @@ function restoreScript(dir) {
   return path;
 }
 
-/** The files a run says it wrote. */
-const writtenPaths = (stdout) => stdout.split('\n').filter((l) => l.startsWith('updated ')).map((l) => l.slice('updated '.length));
+/** The files a run says it wrote (src/cli/update.ts: `added PATH`, `changed PATH`). */
+const writtenPaths = (stdout) => stdout.split('\n').flatMap((line) => /^(?:added|changed) (.+)$/.exec(line)?.[1] ?? []);
 
 export async function run({ log, root }) {
   const mainJs = join(root, 'dist', 'main.js');
@@ -159,6 +159,7 @@ export async function run({ log, root }) {
         continue;
       }
       const written = writtenPaths(check.stdout);
+      if (written.length === 0) throw new Error(`N=${n}: the CLI reported no file written: the floor would have nothing to write (its output: ${check.stdout.trim().split('\n').pop()})`);
       const payload = join(work, 'floor-payload');
       writePayload(payload, first, written);
       const floorArgs = [join(benchDir, 'lib', 'io-floor.mjs'), payload, dirs.origin, dirs.upstream, target];
