@@ -13,7 +13,7 @@
 //     consecutive tagged versions. The downstream repository is what a user has: `kpt pkg get` of
 //     the older version, committed, then seeded local edits (scripts/lib/package-edits.mjs, seeded
 //     by the case id, as the real-history corpus makes them), committed. A pair kpt cannot fetch
-//     (the oldest examples have a v1alpha1 Kptfile, which kpt 1.0 refuses) is no upgrade a user
+//     (the oldest examples have a v1alpha1 or v1alpha2 Kptfile, which kpt 1.0 refuses) is no upgrade a user
 //     makes: it is listed as skipped, with kpt's reason;
 //   - two composite packages of the real-history corpus (test/fixtures/real-history): Nephio's
 //     `distros/gcp/nephio-mgmt` v2.0.0 → v3.0.0, whose six subpackages are then updated from their
