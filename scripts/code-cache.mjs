@@ -165,16 +165,25 @@ if (!bundle) {
   process.stderr.write('usage: node code-cache.js dist/function.js\n');
   process.exit(2);
 }
-const compiled = compileBundle(bundle);
-const { main } = compiled.run();
-const scratch = mkdtempSync(join(tmpdir(), 'pv-code-cache-'));
-try {
-  const v = versions(scratch);
-  const updated = main(['update', v.paths.local, '--origin', v.paths.origin, '--upstream', v.paths.upstream]);
-  if (updated !== 0) throw new Error(`the training update exited ${updated}`);
-  const merged = main([], () => ({ text: mergeList(v) }));
-  if (merged !== 0) throw new Error(`the training function run exited ${merged}`);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+/** Runs the bundle's commands on a small package, then writes the code cache. */
+async function train() {
+  const compiled = compileBundle(bundle);
+  const { main } = compiled.run();
+  const scratch = mkdtempSync(join(tmpdir(), 'pv-code-cache-'));
+  try {
+    const v = versions(scratch);
+    // The update command answers with a promise (it waits for git); the function at once.
+    const updated = await main(['update', v.paths.local, '--origin', v.paths.origin, '--upstream', v.paths.upstream]);
+    if (updated !== 0) throw new Error(`the training update exited ${updated}`);
+    const merged = await main([], () => ({ text: mergeList(v) }));
+    if (merged !== 0) throw new Error(`the training function run exited ${merged}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  writeFileSync(cacheFileOf(bundle), compiled.script.createCachedData());
 }
-writeFileSync(cacheFileOf(bundle), compiled.script.createCachedData());
+
+train().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
