@@ -7,13 +7,13 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs ./scripts/
+COPY scripts/build.mjs scripts/code-cache.mjs ./scripts/
 COPY src ./src
 RUN node scripts/build.mjs
 
 FROM ${NODE_IMAGE}
 WORKDIR /app
-COPY --from=build /src/dist/main.js /src/dist/function.js /app/
+COPY --from=build /src/dist/main.js /src/dist/function.js /src/dist/function.js.cache /app/
 # kpt runs functions as nobody; Porch uses the image's user. Both are non-root.
 USER 65534:65534
 # Porch runs the ENTRYPOINT and ignores CMD, so the whole command is here.

@@ -121,7 +121,7 @@ export async function run({ log, root }) {
   const scratch = mkdtempSync(join(os.tmpdir(), 'bench-git-'));
   const snapshot = join(scratch, 'dist');
   mkdirSync(snapshot);
-  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
+  for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map|\.cache)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
   const timing = processTiming(scratch);
   notes.push(...timing.notes);
   const figures = { resources: RESOURCES, seed: SEED, timing: timing.hyperfine ? 'hyperfine' : 'child process' };

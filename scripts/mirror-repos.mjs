@@ -6,19 +6,24 @@
  * brought up to date (`git remote update`). Needs the network, unless --from names a directory that
  * holds mirrors in the same layout (another machine's, copied), which are cloned from there.
  *
- * Usage: node scripts/mirror-repos.mjs [--from DIR]
+ * With --bench, also the repositories only the real-package benchmark reads.
+ *
+ * Usage: node scripts/mirror-repos.mjs [--from DIR] [--bench]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import gitTrees from './lib/git-trees.cjs';
 
-const { REPOSITORIES, mirrorGitDir, mirrorRoot } = gitTrees;
+const { BENCH_REPOSITORIES, REPOSITORIES, mirrorGitDir, mirrorRoot } = gitTrees;
 
 function parseArgs(argv) {
-  if (argv.length === 0) return {};
-  if (argv.length === 2 && argv[0] === '--from') return { from: resolve(argv[1]) };
-  console.error('usage: node scripts/mirror-repos.mjs [--from DIR]');
+  const args = [...argv];
+  const bench = args.includes('--bench');
+  if (bench) args.splice(args.indexOf('--bench'), 1);
+  if (args.length === 0) return { bench };
+  if (args.length === 2 && args[0] === '--from') return { from: resolve(args[1]), bench };
+  console.error('usage: node scripts/mirror-repos.mjs [--from DIR] [--bench]');
   process.exit(2);
 }
 
@@ -27,10 +32,11 @@ function git(args) {
   return run.status === 0;
 }
 
-const { from } = parseArgs(process.argv.slice(2));
+const { from, bench } = parseArgs(process.argv.slice(2));
+const repositories = bench ? [...REPOSITORIES, ...BENCH_REPOSITORIES] : REPOSITORIES;
 const root = mirrorRoot();
 let failed = 0;
-for (const repo of REPOSITORIES) {
+for (const repo of repositories) {
   const target = mirrorGitDir(root, repo);
   const source = from ? mirrorGitDir(from, repo) : repo.url;
   if (existsSync(target)) {
@@ -53,7 +59,7 @@ for (const repo of REPOSITORIES) {
   }
 }
 if (failed) {
-  console.error(`${failed} of ${REPOSITORIES.length} mirrors could not be made; the suites that need them skip, naming them`);
+  console.error(`${failed} of ${repositories.length} mirrors could not be made; the suites that need them skip, naming them`);
   process.exit(1);
 }
 console.log(`mirrors under ${join(root)}`);

@@ -1,9 +1,11 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): top functions by self and by total time, with
 // bundle positions mapped back to src/ through the bundle's source map.
 //
-// Usage: node bench/lib/cpuprofile-summary.mjs PROFILE.cpuprofile [--top 25] [--by function|file]
+// Usage: node bench/lib/cpuprofile-summary.mjs PROFILE.cpuprofile... [--top 25] [--by function|file|phase]
 //   The source map is found next to each bundle (<url>.map), e.g. dist/function.js.map.
 //   --by file   aggregates self/total time per source file instead of per function.
+//   --by phase  the time of an update by phase (PHASES below: the outermost marker on the stack wins),
+//               averaged over the profiles given: where its time goes, as the README reports it.
 // Node builtins only.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -136,14 +138,82 @@ export function summarise(profile, { by = 'function' } = {}) {
   return { totalMs: totalTime / 1000, rows: [...selfBy.keys()].map((key) => ({ key, selfMs: selfBy.get(key) / 1000, totalMs: (totalBy.get(key) ?? 0) / 1000 })) };
 }
 
+/**
+ * The phases of an update, by the function (source-mapped name) that starts each: a sample counts
+ * for the outermost of them on its stack, so a parse inside the writing-back counts as rendering.
+ */
+const PHASES = [
+  ['module load', /^(loadBundle)$/],
+  ['lock and recovery', /^(lockPackage|recoverInterrupted)$/],
+  ['read', /^(readDiskTree)$/],
+  ['git', /^(uncommittedChanges|readTrees|fetchVersions|resolve)$/],
+  ['scan (documents, identities)', /^(readKrmVersions)$/],
+  ['render (write back)', /^(writeBack)$/],
+  ['merge', /^(mergeUpstream)$/],
+  ['trees (parse)', /^(parseDocument|parseResource)$/],
+  ['write (plan, safe writer)', /^(planUpdate|executePlan)$/],
+];
+
+/** Milliseconds by phase, and in all, of one profile. */
+export function phases(profile) {
+  const maps = new Map();
+  const nameOf = (node) => {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    if (url?.startsWith('file://')) {
+      if (!maps.has(url)) {
+        const file = `${fileURLToPath(url)}.map`;
+        maps.set(url, existsSync(file) ? decodeSourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null);
+      }
+      const decoded = maps.get(url);
+      const mapped = decoded ? lookup(decoded, lineNumber, columnNumber) : null;
+      if (mapped?.name) return mapped.name;
+    }
+    return functionName;
+  };
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const phaseOf = new Map();
+  const assign = (id, outer) => {
+    const node = nodes.get(id);
+    const name = nameOf(node);
+    let phase = outer;
+    if (outer === undefined) phase = PHASES.find(([, marker]) => marker.test(name))?.[0];
+    if (name === '(garbage collector)') phase = 'GC';
+    phaseOf.set(id, phase);
+    for (const child of node.children ?? []) assign(child, phase === 'GC' ? undefined : phase);
+  };
+  assign(profile.nodes[0].id, undefined);
+  const ms = new Map();
+  let all = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const delta = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const phase = phaseOf.get(profile.samples[i]) ?? 'other (start-up, command line, files to plan)';
+    ms.set(phase, (ms.get(phase) ?? 0) + delta);
+    all += delta;
+  }
+  return { totalMs: all, byPhase: ms };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
-  const file = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a) && a !== 'file' && a !== 'function');
+  const files = args.filter((a) => !a.startsWith('--') && !/^\d+$/.test(a) && !['file', 'function', 'phase'].includes(a));
+  const [file] = files;
   const top = Number(args[args.indexOf('--top') + 1]) || 25;
   const by = args.includes('--by') ? args[args.indexOf('--by') + 1] : 'function';
   if (!file) {
-    console.error('usage: node bench/lib/cpuprofile-summary.mjs PROFILE.cpuprofile [--top N] [--by function|file]');
+    console.error('usage: node bench/lib/cpuprofile-summary.mjs PROFILE.cpuprofile... [--top N] [--by function|file|phase]');
     process.exit(2);
+  }
+  if (by === 'phase') {
+    const sums = new Map();
+    let all = 0;
+    for (const path of files) {
+      const { totalMs, byPhase } = phases(JSON.parse(readFileSync(path, 'utf8')));
+      all += totalMs;
+      for (const [phase, ms] of byPhase) sums.set(phase, (sums.get(phase) ?? 0) + ms);
+    }
+    console.log(`${files.length} profile(s), ${(all / files.length).toFixed(0)} ms sampled on average; ms by phase (mean), share:`);
+    for (const [phase, ms] of [...sums].sort((a, b) => b[1] - a[1])) console.log(`${(ms / files.length).toFixed(0).padStart(7)} ${((100 * ms) / all).toFixed(1).padStart(5)}%  ${phase}`);
+    process.exit(0);
   }
   const { totalMs, rows } = summarise(JSON.parse(readFileSync(file, 'utf8')), { by });
   const pct = (ms) => `${((100 * ms) / totalMs).toFixed(1).padStart(5)}%`;

@@ -5,6 +5,7 @@
 //   const timing = processTiming(tmpDir);             // what is available, once per benchmark
 //   const runs = await timing.measure({ command, args, env, cwd, runs, prepare: [cmd, ...args] });
 //   // runs.wall: seconds per run; runs.rssKib, runs.cpuSeconds: per run, or null; runs.tool
+//   const [a, b] = await timing.interleave({ commands: [{ command, args }, ...], runs, prepare });
 //
 // `prepare` runs before each timed run (restoring the input a run changes) and is not timed.
 import { spawn, spawnSync } from 'node:child_process';
@@ -112,6 +113,32 @@ export function processTiming(dir) {
     };
   }
 
+  /**
+   * Several commands timed in turn, `runs` rounds of one run each (A B A B ...), so that the load of
+   * a shared machine weighs on all alike; `prepare` runs before every run, untimed. Per command:
+   * { wall, rssKib, cpuSeconds } as `measure` gives them, from child processes (hyperfine cannot
+   * interleave).
+   */
+  async function interleave({ commands, runs, prepare }) {
+    const measured = commands.map(() => ({ wall: [], usages: [] }));
+    for (let round = 0; round < runs; round++) {
+      for (const [i, { command, args, env = process.env, cwd }] of commands.entries()) {
+        if (prepare) {
+          const p = spawnSync(prepare[0], prepare.slice(1), { env, cwd, encoding: 'utf8' });
+          if (p.status !== 0) throw new Error(`${prepare.join(' ')} failed: ${p.stderr}`);
+        }
+        const result = await once({ command, args, env, cwd });
+        if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code ?? result.signal}: ${(result.stderr || result.stdout).trim().slice(-1500)}`);
+        measured[i].wall.push(result.seconds);
+        measured[i].usages.push({ rssKib: result.rssKib, cpuSeconds: result.cpuSeconds });
+      }
+    }
+    return measured.map(({ wall, usages }) => {
+      const known = usages.filter((u) => u.rssKib !== null);
+      return { tool: 'child process', wall, rssKib: known.length ? Math.max(...known.map((u) => u.rssKib)) : null, cpuSeconds: known.length ? known.map((u) => u.cpuSeconds) : null };
+    });
+  }
+
   /** One run, untimed by hyperfine: its output is what a benchmark checks. */
   async function once({ command, args, env = process.env, cwd }) {
     serial += 1;
@@ -122,5 +149,5 @@ export function processTiming(dir) {
     return { ...result, rssKib: usage?.rssKib ?? null, cpuSeconds: usage?.cpuSeconds ?? null };
   }
 
-  return { hyperfine, haveTime, notes, measure, once };
+  return { hyperfine, haveTime, notes, measure, interleave, once };
 }

@@ -22,6 +22,12 @@ const REPOSITORIES = [
   { url: 'https://github.com/nephio-project/nephio-packages', mirror: 'nephio-project+nephio-packages' },
 ];
 
+/** Repositories only the real-package benchmark reads (bench/real-package.bench.mjs). */
+const BENCH_REPOSITORIES = [
+  { url: 'https://github.com/nephio-project/free5gc-packages', mirror: 'nephio-project+free5gc-packages' },
+  { url: 'https://github.com/kptdev/kpt', mirror: 'kptdev+kpt' },
+];
+
 /**
  * Where the mirrors are: $PV_MIRROR_DIR, else package-variant/mirrors in the user's cache directory
  * ($XDG_CACHE_HOME, else ~/.cache), where scripts/mirror-repos.mjs makes them.
@@ -50,14 +56,15 @@ function repositoryOf(url) {
  * An environment for git and kpt below `scratch` (its home, kpt cache and temp directories are
  * created there): no user or system configuration, fixed identities and dates, only the `file`
  * protocol, and each corpus repository's URL (with or without `.git`) rewritten to its mirror.
- * Every other https URL is rewritten to a path that does not exist.
+ * Every other https URL is rewritten to a path that does not exist. `more` adds repositories
+ * (`{ url, mirror }`) beyond the corpus's, for the benchmarks.
  */
-function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env) {
+function hermeticGitEnv(scratch, root = mirrorRoot(), base = process.env, more = []) {
   const env = {};
   for (const [key, value] of Object.entries(base)) if (!key.startsWith('GIT_') && !key.startsWith('KPT_')) env[key] = value;
   for (const dir of ['home', 'kpt-cache', 'tmp']) mkdirSync(join(scratch, dir), { recursive: true });
   const rewrites = [['file:///nonexistent/network-disabled/', 'https://']];
-  for (const repo of REPOSITORIES) {
+  for (const repo of [...REPOSITORIES, ...more]) {
     const target = `file://${mirrorGitDir(root, repo)}`;
     rewrites.push([target, repo.url], [target, `${repo.url}.git`]);
   }
@@ -153,4 +160,4 @@ function manifest(files) {
     .join('');
 }
 
-module.exports = { REPOSITORIES, MIRROR_HINT, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };
+module.exports = { REPOSITORIES, BENCH_REPOSITORIES, MIRROR_HINT, mirrorRoot, mirrorGitDir, repositoryOf, hermeticGitEnv, git, extractTree, readTree, readFiles, writeFiles, manifest };

@@ -8,10 +8,11 @@ export interface TreeFile {
   bytes: Buffer;
 }
 export declare const REPOSITORIES: readonly Repository[];
+export declare const BENCH_REPOSITORIES: readonly Repository[];
 export declare const MIRROR_HINT: string;
 export declare function mirrorRoot(env?: NodeJS.ProcessEnv): string;
 export declare function mirrorGitDir(root: string, repo: Repository): string;
 export declare function repositoryOf(url: string): Repository;
-export declare function hermeticGitEnv(scratch: string, root?: string, base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export declare function hermeticGitEnv(scratch: string, root?: string, base?: NodeJS.ProcessEnv, more?: readonly Repository[]): NodeJS.ProcessEnv;
 export declare function readTree(root: string): Map<string, TreeFile>;
 export declare function manifest(files: Map<string, TreeFile>): string;

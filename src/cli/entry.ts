@@ -22,8 +22,10 @@ function functionInput(): FunctionInput | undefined {
 function run(args: readonly string[]): number | Promise<number> {
   const input = args.length === 0 ? functionInput() : { text: '' };
   if (input === undefined) return 0;
-  // Bundled separately (scripts/build.mjs); a plain require keeps it out of this small file.
-  const { main } = require('./function.js') as { main: Main };
+  // Bundled separately (scripts/build.mjs) and loaded with its code cache; the loader (and the
+  // modules it needs) only now, where there is work: a run that asks for nothing never loads them.
+  const { loadBundle } = require('./bundle-loader') as typeof import('./bundle-loader');
+  const { main } = loadBundle(`${__dirname}/function.js`) as { main: Main };
   return main(args, () => input);
 }
 

@@ -3,9 +3,10 @@
  * the package is never left half-written (README, Safety):
  * 1. check the disk against the plan (safe-write/preflight.ts): a conflict writes nothing;
  * 2. write the journal (safe-write/journal.ts), flushed;
- * 3. stage: create the new directories, write each new content to a file beside its target, flush
- *    them all, then give each file about to be replaced a second name that keeps its old content
- *    (a hard link), and flush the directories;
+ * 3. stage: create the new directories, write each new content to a file in the run's staging
+ *    directory at the package root (beside its target where that lies on another file system: a
+ *    rename never crosses one), flush them all, then give each file about to be replaced a second
+ *    name there that keeps its old content (a hard link), and flush the directories;
  * 4. commit: rename each staged file over its target and each removed file aside, the Kptfiles
  *    last (the root's at the very end, so that it claims the new version only once everything else
  *    is in place); flush the directories; rename the journal to mark the update complete;
@@ -24,7 +25,7 @@ import { diskOps, type FileOps } from './safe-write/file-ops';
 import { writeJournal, type Journal, type JournalEntry } from './safe-write/journal';
 import { packageInode } from './safe-write/package-identity';
 import { checkPlan, PlanConflict } from './safe-write/preflight';
-import { COMMITTED_FILE, JOURNAL_DRAFT, JOURNAL_FILE, keptPath, stagedPath } from './safe-write/reserved';
+import { COMMITTED_FILE, JOURNAL_DRAFT, JOURNAL_FILE, keptInRunDir, keptPath, stagedInRunDir, stagedPath, stagingDir } from './safe-write/reserved';
 import { finish, undo } from './safe-write/undo';
 
 /** The package is as it was (`unchanged`), or partly updated with its journal kept (`partial`). */
@@ -68,21 +69,58 @@ function step(what: string, operation: () => void): void {
 const depth = (path: string) => path.split('/').length;
 const isKptfile = (path: string) => path === KPTFILE || path.endsWith(`/${KPTFILE}`);
 
+/**
+ * Which directories of the package lie on its root's file system, where files are staged in the
+ * run's own directory; `createDirs` do not exist yet and lie where their nearest existing ancestor does.
+ */
+function onRootFileSystem(ops: FileOps, root: string, createDirs: readonly string[]): (dir: string) => boolean {
+  const device = ops.device;
+  if (!device) return () => true;
+  const rootDevice = device(root);
+  const toCreate = new Set(createDirs);
+  const known = new Map<string, boolean>();
+  return (dir) => {
+    let existing = dir;
+    while (toCreate.has(existing)) existing = dirOf(existing);
+    if (!known.has(existing)) known.set(existing, existing === ROOT || device(join(root, existing)) === rootDevice);
+    return known.get(existing)!;
+  };
+}
+
 /** The order of the renames: files, removals, then Kptfiles deepest first, the root's last. */
-function journalFor(plan: UpdatePlan, createDirs: readonly string[], existing: ReadonlySet<string>): Journal {
+function journalFor(plan: UpdatePlan, createDirs: readonly string[], existing: ReadonlySet<string>, together: (dir: string) => boolean): Journal {
   const run = randomBytes(4).toString('hex');
   const entries: JournalEntry[] = [];
   const add = (path: string, op: 'write' | 'remove') => {
     const index = entries.length;
-    const kept = existing.has(path) ? keptPath(dirOf(path), run, index) : undefined;
-    entries.push({ path, op, ...(op === 'write' ? { staged: stagedPath(dirOf(path), run, index) } : {}), ...(kept ? { kept } : {}) });
+    const dir = dirOf(path);
+    const inRunDir = together(dir);
+    const kept = existing.has(path) ? (inRunDir ? keptInRunDir(run, index) : keptPath(dir, run, index)) : undefined;
+    const staged = op === 'write' ? (inRunDir ? stagedInRunDir(run, index) : stagedPath(dir, run, index)) : undefined;
+    entries.push({ path, op, ...(staged ? { staged } : {}), ...(kept ? { kept } : {}) });
   };
   for (const w of plan.writes) if (!isKptfile(w.path)) add(w.path, 'write');
   for (const path of plan.removes) if (existing.has(path)) add(path, 'remove');
   const kptfiles = plan.writes.filter((w) => isKptfile(w.path)).map((w) => w.path);
   for (const path of kptfiles.sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1))) add(path, 'write');
-  return { version: 2, package: packageInode(plan.root), run, pid: process.pid, host: hostname(), started: new Date().toISOString(), createDirs, removeDirs: plan.removeDirs, entries };
+  const runDir = stagingDir(run);
+  const usesRunDir = entries.some((e) => [e.staged, e.kept].some((p) => p !== undefined && dirOf(p) === runDir));
+  // Made first and removed last: undo and finish take it away with the directories the update made or emptied.
+  return {
+    version: 2,
+    package: packageInode(plan.root),
+    run,
+    pid: process.pid,
+    host: hostname(),
+    started: new Date().toISOString(),
+    createDirs: usesRunDir ? [runDir, ...createDirs] : createDirs,
+    removeDirs: usesRunDir ? [...plan.removeDirs, runDir] : plan.removeDirs,
+    entries,
+  };
 }
+
+/** The directories whose names a step changes: where files are staged or kept, and, at commit, their targets too. */
+const stagingDirsOf = (entries: readonly JournalEntry[]) => entries.flatMap((e) => [e.staged, e.kept].filter((p): p is string => p !== undefined).map(dirOf));
 
 /** Hard links keep the old content at no cost; where the file system has none, a copy does. */
 function keepAside(ops: FileOps, file: string, kept: string): void {
@@ -111,7 +149,8 @@ function stage(ops: FileOps, plan: UpdatePlan, journal: Journal): void {
   // One pass of flushes after all the writes: the disk then takes them in fewer, larger commits.
   for (const e of staged) step(`could not flush ${e.path} to the disk`, () => ops.sync(at(e.staged!)));
   for (const e of journal.entries) if (e.op === 'write' && e.kept) step(`could not keep the old ${e.path} aside`, () => keepAside(ops, at(e.path), at(e.kept!)));
-  syncDirs(ops, plan.root, [...journal.entries.map((e) => dirOf(e.path)), ...journal.createDirs.map(dirOf)], 'could not flush a directory to the disk');
+  // The kept names must be on the disk before any rename replaces what they keep.
+  syncDirs(ops, plan.root, [...stagingDirsOf(journal.entries), ...journal.createDirs.map(dirOf)], 'could not flush a directory to the disk');
 }
 
 function commit(ops: FileOps, plan: UpdatePlan, journal: Journal): void {
@@ -120,7 +159,7 @@ function commit(ops: FileOps, plan: UpdatePlan, journal: Journal): void {
     if (e.op === 'write') step(`could not replace ${e.path}`, () => ops.rename(at(e.staged!), at(e.path)));
     else step(`could not remove ${e.path}`, () => ops.rename(at(e.path), at(e.kept!)));
   }
-  syncDirs(ops, plan.root, journal.entries.map((e) => dirOf(e.path)), 'could not flush a directory to the disk');
+  syncDirs(ops, plan.root, [...journal.entries.map((e) => dirOf(e.path)), ...stagingDirsOf(journal.entries)], 'could not flush a directory to the disk');
   step('could not mark the update complete', () => ops.rename(at(JOURNAL_FILE), at(COMMITTED_FILE)));
 }
 
@@ -133,7 +172,7 @@ export function executePlan(plan: UpdatePlan, ops: FileOps = diskOps): WriteRepo
   let journal: Journal;
   try {
     const checked = checkPlan(plan, ops);
-    journal = journalFor(plan, checked.createDirs, checked.existing);
+    journal = journalFor(plan, checked.createDirs, checked.existing, onRootFileSystem(ops, plan.root, checked.createDirs));
   } catch (error) {
     if (error instanceof PlanConflict) throw new WriteError(`${error.message}.\n${NOTHING_WRITTEN}`, 'unchanged');
     throw new WriteError(`could not look at the package: ${describeError(error)}.\n${NOTHING_WRITTEN}`, 'unchanged');

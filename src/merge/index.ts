@@ -84,8 +84,11 @@ export interface MergeContext {
   /** Per package directory, local changes to files that are not items (non-KRM files). */
   readonly fileChanges?: FileChanges;
   readonly record?: UpstreamRecord;
-  /** The caller read origin and upstream itself: merge even when neither holds an item. */
-  readonly versionsGiven?: boolean;
+  /**
+   * The caller read origin and upstream itself and says which item is which (its items carry no
+   * `merge-source` tags); the merge runs even when neither holds an item.
+   */
+  readonly sources?: MergeSources;
 }
 
 export interface MergeReport {
@@ -108,8 +111,8 @@ function isCrd(resource: KrmResource): boolean {
 }
 
 export function mergeUpstream(list: ResourceList, options: Options, context: MergeContext = {}): MergeReport | undefined {
-  if (!context.versionsGiven && !hasMergeSources(list.items)) return undefined;
-  const sources = splitSources(list.items);
+  if (!context.sources && !hasMergeSources(list.items)) return undefined;
+  const sources = context.sources ?? splitSources(list.items);
   relocate(sources.origin, options.originDir);
   relocate(sources.upstream, options.upstreamDir);
   const strategy = chooseStrategy(options, sources);

@@ -219,6 +219,31 @@ describe('resource files keep their text around the documents', () => {
     const { read } = run({ Kptfile: kptfile('pkg') }, { Kptfile: kptfile('pkg'), 'new.yaml': added }, { Kptfile: kptfile('pkg') });
     expect(read('new.yaml')).toBe(added);
   });
+
+  it("a local resource that carries kpt's merge-source annotation is local's: it does not pose as a version, and the bookkeeping goes", () => {
+    const cm = (data: string, annotations = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n${annotations}data:\n${data}`;
+    const local = cm('  k: "1"\n  local: x\n', '  annotations:\n    config.kubernetes.io/merge-source: updated\n');
+    const { read } = run({ Kptfile: kptfile('pkg'), 'a.yaml': cm('  k: "1"\n') }, { Kptfile: kptfile('pkg'), 'a.yaml': cm('  k: "2"\n') }, { Kptfile: kptfile('pkg'), 'a.yaml': local });
+    expect(read('a.yaml')).toBe(cm('  k: "2"\n  local: x\n'));
+  });
+
+  it('an added resource keeps its layout whatever its annotations, ours among them, and a YAML 1.1 look-alike gets its quotes', () => {
+    const layout = (name: string, annotations: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${name}\n  name: ${name}\n${annotations}data:\n  note:   'spaced out,\n    folded over two lines'\n  list:\n    - a\n    -   b\n`;
+    const added = {
+      'none.yaml': layout('none', ''),
+      'some.yaml': layout('some', '  annotations:\n    owner: team # who\n'),
+      'empty.yaml': layout('empty', '  annotations: {}\n'),
+      'ours.yaml': layout('ours', "  annotations:\n    config.kubernetes.io/path: 'elsewhere.yaml'\n"),
+      'yes.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yes-no\ndata:\n  answer: yes\n',
+    };
+    const { read } = run({ Kptfile: kptfile('pkg') }, { Kptfile: kptfile('pkg'), ...added }, { Kptfile: kptfile('pkg') });
+    for (const path of ['none.yaml', 'some.yaml']) expect(read(path)).toBe(added[path as keyof typeof added]);
+    // kpt's path annotation is bookkeeping, and a map of annotations left empty is dropped, as kpt's writer drops it.
+    expect(read('ours.yaml')).toBe(added['ours.yaml'].replace("  annotations:\n    config.kubernetes.io/path: 'elsewhere.yaml'\n", ''));
+    expect(read('empty.yaml')).toBe(added['empty.yaml'].replace('  annotations: {}\n', ''));
+    expect(read('yes.yaml')).toBe(added['yes.yaml'].replace('answer: yes', 'answer: "yes"'));
+  });
 });
 
 describe('the schemas of custom kinds', () => {

@@ -92,7 +92,7 @@ describe('the safe writer', () => {
     expect(contents()).toEqual(AFTER);
     expect(readdirSync(dir).sort()).toEqual(['Kptfile', 'a.yaml', 'b.yaml', 'new', 'sub']);
     const renames = log.filter((l) => l.startsWith('rename ') && !l.includes(JOURNAL_FILE) && !l.includes(COMMITTED_FILE));
-    expect(renames.map((l) => l.replace(/\.package-variant-[0-9a-f]+-\d+\.(new|old)/, '(staged)'))).toEqual([
+    expect(renames.map((l) => l.replace(/\.package-variant-[0-9a-f]+\/\d+\.(new|old)/, '(staged)'))).toEqual([
       'rename a.yaml',
       'rename b.yaml',
       'rename new/c.yaml',
@@ -102,9 +102,29 @@ describe('the safe writer', () => {
     ]);
   });
 
+  it('stages in its own directory at the root, except beside a file on another file system: a rename never crosses one', () => {
+    const plan = planned();
+    const log: string[] = [];
+    // Another file system mounted at `sub`; `new`, which the update creates, lies on the root's.
+    const ops: FileOps = { ...failing(() => undefined, log), device: (path) => (path === join(dir, 'sub') ? 2n : 1n) };
+    executePlan(plan, ops);
+    expect(contents()).toEqual(AFTER);
+    expect(readdirSync(dir).sort()).toEqual(['Kptfile', 'a.yaml', 'b.yaml', 'new', 'sub']);
+    const created = log.filter((l) => l.startsWith('create ') && !l.includes('journal')).map((l) => l.replace(/[0-9a-f]{8}/, 'RUN'));
+    expect(created).toEqual([
+      'create .package-variant-RUN/0.new',
+      'create .package-variant-RUN/1.new',
+      'create .package-variant-RUN/2.new',
+      'create sub/.package-variant-RUN-4.new',
+      'create .package-variant-RUN/5.new',
+    ]);
+    const kept = log.filter((l) => l.startsWith('link ')).map((l) => l.replace(/[0-9a-f]{8}/, 'RUN'));
+    expect(kept).toEqual(['link .package-variant-RUN/0.old', 'link .package-variant-RUN/1.old', 'link sub/.package-variant-RUN-4.old', 'link .package-variant-RUN/5.old']);
+  });
+
   it('a full disk while writing the last file: nothing was written, the Kptfile still records the old version', () => {
     const plan = planned();
-    const ops = failing((op, path) => (op === 'create' && path.endsWith('-5.new') ? systemError('ENOSPC', 'open', 'no space left on device') : undefined));
+    const ops = failing((op, path) => (op === 'create' && path.endsWith('/5.new') ? systemError('ENOSPC', 'open', 'no space left on device') : undefined));
     expect(() => executePlan(plan, ops)).toThrow(new WriteError('could not write Kptfile: ENOSPC: no space left on device.\nNothing was written: the package is as it was.', 'unchanged'));
     expect(contents()).toEqual(BEFORE);
     expect(readdirSync(dir).sort()).toEqual(['Kptfile', 'a.yaml', 'b.yaml', 'gone.md', 'sub']);
@@ -135,7 +155,10 @@ describe('the safe writer', () => {
       error = e as WriteError;
     }
     expect(error?.state).toBe('partial');
-    expect(error?.message).toMatch(/^could not replace b\.yaml: EIO: i\/o error\.\nPutting the package back failed too \(putting back a\.yaml: EIO: i\/o error\): the package is partly updated\./);
+    // The run's staging directory still holds a.yaml's old content, so it stays too.
+    expect(error?.message).toMatch(
+      /^could not replace b\.yaml: EIO: i\/o error\.\nPutting the package back failed too \(putting back a\.yaml: EIO: i\/o error; removing the directory \.package-variant-[0-9a-f]+, which the update created: Error: ENOTEMPTY: [^)]*\): the package is partly updated\./,
+    );
     expect(existsSync(join(dir, JOURNAL_FILE))).toBe(true);
     const notices: string[] = [];
     writeFiles(`${dir}-origin`, BEFORE);

@@ -4,7 +4,7 @@
  * files are created with O_EXCL | O_NOFOLLOW, and rename, link, unlink and rmdir act on the
  * name itself. Paths are absolute.
  */
-import { closeSync, constants, copyFileSync, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 
 export type PathKind = 'file' | 'dir' | 'link' | 'other' | 'missing';
 
@@ -27,6 +27,11 @@ export interface FileOps {
   read(path: string): Buffer | undefined;
   /** Whether two names are the same file (hard links of one another). */
   sameFile(a: string, b: string): boolean;
+  /**
+   * The file system a path lies on (its device; a link is followed: the package root may be one).
+   * Without it, every path is taken to lie on one (test doubles).
+   */
+  device?(path: string): bigint;
 }
 
 function kind(path: string): PathKind {
@@ -71,6 +76,7 @@ export const diskOps: FileOps = {
     const [x, y] = [lstatSync(a, { bigint: true }), lstatSync(b, { bigint: true })];
     return x.dev === y.dev && x.ino === y.ino;
   },
+  device: (path) => statSync(path, { bigint: true }).dev,
   read: (path) => {
     if (kind(path) !== 'file') return undefined;
     return withFile(path, constants.O_RDONLY, undefined, (fd) => {

@@ -8,7 +8,7 @@
  * package is decided whole. Only files whose resources changed are rewritten, and in them only the
  * changed documents, each in its own layout (krm/document-text.ts); every other byte stays.
  */
-import { isMap, type Document } from 'yaml';
+import { isMap, isScalar, type Document, type YAMLMap } from 'yaml';
 import type { MergeStrategy } from '../../config/function-config';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../../krm/annotations';
 import { scanDefinedKind, scanIdentity, type ScanOutcome } from '../../krm/identity-scan';
@@ -94,10 +94,54 @@ interface ParsedDocument {
 class ParseError extends Error {}
 
 /**
- * The document each parse came from, and for local documents their rendering as read: a changed
- * resource is written in its document's layout (krm/document-text.ts).
+ * What an origin or upstream document's `metadata.annotations` was before the command added its
+ * own: absent, or a map without any of them. Taking them out again then leaves the tree exactly as
+ * parsed; anything else (a key of ours already there, a value that is no map) does not.
  */
-const sources = new WeakMap<Document, { readonly doc: PackageDocument; readonly rendered?: string; readonly hadMetadata: boolean }>();
+type AnnotationsAsRead = 'absent' | 'map';
+
+interface DocumentSource {
+  readonly doc: PackageDocument;
+  /** A local document's rendering before any edit: a changed resource is written in its document's layout (krm/document-text.ts). */
+  rendered?: string;
+  /** The document had `metadata` before the path and index annotations gave it one (a kustomization.yaml has none). */
+  readonly hadMetadata: boolean;
+  /** An origin or upstream document whose tree can be put back as parsed (`annotationsAsRead`), rendered only when a copy of it is written. */
+  readonly annotationsAsRead?: AnnotationsAsRead;
+}
+
+/** The document each parse came from. */
+const sources = new WeakMap<Document, DocumentSource>();
+
+function annotationsAsRead(annotations: unknown): AnnotationsAsRead | undefined {
+  if (annotations === undefined) return 'absent';
+  return isMap(annotations) && OUR_ANNOTATIONS.every((key) => !annotations.has(key)) ? 'map' : undefined;
+}
+
+const onlyOurs = (annotations: YAMLMap) => annotations.items.every((pair) => OUR_ANNOTATIONS.includes(String(isScalar(pair.key) ? pair.key.value : pair.key)));
+
+/**
+ * The rendering as parsed of an upstream document a resource was copied from, for the copy to keep
+ * its layout: the command's annotations taken out of the parse, which nothing reads after the merge,
+ * instead of parsing the text again (for a large CRD, most of an update's time). Undefined where the
+ * parse cannot be put back; the text is then read again.
+ */
+function renderedAsParsed(parsed: Document, source: DocumentSource): string | undefined {
+  if (source.rendered !== undefined || source.annotationsAsRead === undefined) return source.rendered;
+  const metadata = parsed.get('metadata', true);
+  if (!isMap(metadata)) return undefined;
+  const annotations = metadata.get('annotations', true);
+  if (!isMap(annotations)) return undefined;
+  if (source.annotationsAsRead === 'map') for (const key of OUR_ANNOTATIONS) annotations.delete(key);
+  else if (onlyOurs(annotations)) metadata.delete('annotations');
+  else return undefined;
+  if (!source.hadMetadata) {
+    if (metadata.items.length > 0) return undefined;
+    parsed.delete('metadata');
+  }
+  source.rendered = renderAsRead(source.doc.text, parsed);
+  return source.rendered;
+}
 
 /**
  * What one update may hand to `yaml`'s parser, the function's bound for a run: the documents outside
@@ -124,20 +168,57 @@ function parseResource(doc: PackageDocument, share: ParserShare): { parsed: Docu
   return { parsed, resource: KrmResource.fromTree(parsed.contents, parsed, 'input') };
 }
 
-function parseDocument(doc: PackageDocument, tag: string | undefined, share: ParserShare): ParsedDocument | undefined {
+/** Which version a document is read from: local's, or origin's or upstream's (`tagged`: the merge's sources). */
+type Version = 'local' | 'tagged';
+
+function parseDocument(doc: PackageDocument, version: Version, share: ParserShare): ParsedDocument | undefined {
   const read = parseResource(doc, share);
   if (!read) return undefined;
   const { parsed, resource } = read;
   const annotations = parsed.getIn(['metadata', 'annotations'], true);
   const hadEmptyAnnotations = isMap(annotations) && annotations.items.length === 0;
   // A local document's rendering before any edit, to tell its author's layout from the merge's changes.
-  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(tag === undefined ? { rendered: renderAsRead(doc.text, parsed) } : {}) });
+  const asRead = version === 'tagged' ? annotationsAsRead(annotations ?? undefined) : undefined;
+  sources.set(parsed, { doc, hadMetadata: parsed.has('metadata'), ...(version === 'local' ? { rendered: renderAsRead(doc.text, parsed) } : {}), ...(asRead ? { annotationsAsRead: asRead } : {}) });
   resource.setAnnotation(PATH, doc.path);
   resource.setAnnotation(INDEX, String(doc.index));
-  if (tag) resource.setAnnotation(MERGE_SOURCE, tag);
   // These annotations are the command's own bookkeeping, not edits: written back, they are removed.
   return { resource: KrmResource.fromTree(resource.node, parsed, 'input'), hadEmptyAnnotations };
 }
+
+/**
+ * Local documents, each parsed once, and what a same document of origin can share: where origin
+ * has the very text local has at the same place, which is most of a package an upstream change
+ * touches, origin's resource reads local's tree. The merge only reads origin, and edits local's
+ * tree only after it has read both (src/merge/strategies/merge-run.ts, applyVisitor); nothing
+ * reads origin after that.
+ */
+class LocalDocuments {
+  private readonly parsed = new Map<PackageDocument, ParsedDocument | undefined>();
+  private readonly byPlace: ReadonlyMap<string, PackageDocument>;
+
+  constructor(
+    local: KrmFiles,
+    private readonly share: ParserShare,
+  ) {
+    this.byPlace = new Map(local.documents.map((doc) => [placeOf(doc), doc]));
+  }
+
+  parse(doc: PackageDocument): ParsedDocument | undefined {
+    if (!this.parsed.has(doc)) this.parsed.set(doc, parseDocument(doc, 'local', this.share));
+    return this.parsed.get(doc);
+  }
+
+  /** Origin's resource for `doc` on local's tree of the same text, if local has that text there. */
+  twinOf(doc: PackageDocument): ParsedDocument | undefined {
+    const local = this.byPlace.get(placeOf(doc));
+    if (!local || local.text !== doc.text || local.version !== doc.version) return undefined;
+    const parsed = this.parse(local);
+    return parsed && { resource: KrmResource.fromTree(parsed.resource.node, parsed.resource.doc, 'input'), hadEmptyAnnotations: parsed.hadEmptyAnnotations };
+  }
+}
+
+const placeOf = (doc: PackageDocument) => `${doc.index}:${doc.path}`;
 
 /**
  * The resource as it goes to disk: without the annotations the command added for the function, in
@@ -159,10 +240,11 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstreamT
   }
   // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
   if (source && !source.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
+  const rendered = source && renderedAsParsed(resource.doc, source);
   return rewriteDocument(
     node,
     resource.doc,
-    source && { text: source.doc.text, ...(source.rendered !== undefined ? { rendered: source.rendered } : {}), ...(fallback ? { fallbackSeqIndent: fallback } : {}) },
+    source && { text: source.doc.text, ...(rendered !== undefined ? { rendered } : {}), ...(fallback ? { fallbackSeqIndent: fallback } : {}) },
   );
 }
 
@@ -192,10 +274,11 @@ class MergeSide {
   constructor(
     private readonly own: KrmFiles,
     private readonly other: KrmFiles,
-    private readonly tag: string,
     localDirs: ReadonlySet<string>,
     private readonly isResourceDoc: (doc: PackageDocument) => boolean,
     private readonly share: ParserShare,
+    /** A parse this version may share instead of its own (origin: local's, LocalDocuments). */
+    private readonly twinOf: (doc: PackageDocument) => ParsedDocument | undefined = () => undefined,
   ) {
     this.bounds = new Set([...localDirs, ...packageDirsOf(own.files.keys())]);
   }
@@ -210,7 +293,7 @@ class MergeSide {
     return this.own.documents.flatMap((doc) => {
       if (!this.isResourceDoc(doc) || !wanted(doc)) return [];
       if (!this.parsed.has(doc)) {
-        const p = parseDocument(doc, this.tag, this.share);
+        const p = this.twinOf(doc) ?? parseDocument(doc, 'tagged', this.share);
         this.parsed.set(doc, p && { parsed: p, keys: inScope(scopeOf(p.resource.path!, this.bounds), identityKeys(p.resource)) });
       }
       const tagged = this.parsed.get(doc);
@@ -303,18 +386,19 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
   try {
     const kptfileDoc = local.documents.find((d) => d.path === 'Kptfile');
     const share = new ParserShare();
-    const kptfile = kptfileDoc && parseDocument(kptfileDoc, undefined, share);
+    const localDocs = new LocalDocuments(local, share);
+    const kptfile = kptfileDoc && localDocs.parse(kptfileDoc);
     const leaveOut = mayLeaveOut(options, kptfile);
     const localDirs = packageDirsOf(local.files.keys());
-    const sides = [new MergeSide(origin, upstream, 'original', localDirs, isResourceDoc, share), new MergeSide(upstream, origin, 'updated', localDirs, isResourceDoc, share)];
+    const sides = [new MergeSide(origin, upstream, localDirs, isResourceDoc, share, (doc) => localDocs.twinOf(doc)), new MergeSide(upstream, origin, localDirs, isResourceDoc, share)];
     const [originTwins, upstreamTwins, localTwins] = [origin, upstream, local].map((files) => filesWithTwins(files, scan, isResourceDoc)) as [Set<string>, Set<string>, Set<string>];
     const twins = (side: MergeSide) => (side === sides[0] ? originTwins : upstreamTwins);
     // What upstream changed, then the CRDs that define the kinds it changed: their schemas.
     const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
-    const taggedSides = sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
-    const tagged = taggedSides.map((t) => t.parsed);
+    const read = sides.map((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
+    const taggedSides = read.flat();
     // Upstream's text of a resource, by identity: the indentation its new blocks take.
-    const upstreamDocs = new Map(taggedSides.filter((t) => t.parsed.resource.annotation(MERGE_SOURCE) === 'updated').flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
+    const upstreamDocs = new Map(read[1]!.flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
     const wanted = new Set(taggedSides.flatMap((t) => t.keys));
     const whole = deletedUpstream(origin, upstream, local);
 
@@ -333,13 +417,14 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
-      const parsed = doc === kptfileDoc ? kptfile : needed ? parseDocument(doc, undefined, share) : undefined;
+      const parsed = needed ? localDocs.parse(doc) : undefined;
       if (parsed) parsedLocal.set(doc, parsed);
     }
 
-    const items = [...[...parsedLocal.values()].map((p) => p.resource), ...tagged.map((p) => p.resource)];
-    const list = new ResourceList('config.kubernetes.io/v1', items, undefined);
-    const report = mergeUpstream(list, optionsConfig(options), { ...context, versionsGiven: true });
+    const resources = (documents: readonly TaggedDocument[]) => documents.map((t) => t.parsed.resource);
+    const mergeSources = { local: [...parsedLocal.values()].map((p) => p.resource), origin: resources(read[0]!), upstream: resources(read[1]!) };
+    const list = new ResourceList('config.kubernetes.io/v1', [...mergeSources.local, ...mergeSources.origin, ...mergeSources.upstream], undefined);
+    const report = mergeUpstream(list, optionsConfig(options), { ...context, sources: mergeSources });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
     const upstreamText = (resource: KrmResource) => () => {
       const key = inScope(scopeOf(resource.path ?? '', localDirs), identityKeys(resource)).find((k) => upstreamDocs.has(k));
