@@ -62,13 +62,13 @@ describe('issue 18 item 1: a tree with `..` entries never writes outside the pac
   it('already in the cache: the version is refused naming the path, before anything is planned', async () => {
     fetched(climbing);
     poisonCache();
-    await refused(/up\.git at [0-9a-f]{40} holds "\.\.\/\.\.\/\.ssh\/authorized_keys", which cannot be a path of the package: it climbs out of the package; the version is refused/);
+    await refused(/up\.git at [0-9a-f]{40} holds "\.\.", which cannot be a path of the package: it climbs out of the package; the version is refused/);
   });
 
   it('`..` deeper in the package, and `.`, are refused too', async () => {
     fetched([{ name: 'docs', dir: [{ name: '..', dir: [{ name: 'cm.yaml', file: 'overwritten\n' }] }, { name: '.', dir: [{ name: 'x', file: 'x\n' }] }] }]);
     poisonCache();
-    await refused(/holds "docs\/\.\.\/cm\.yaml", which cannot be a path of the package: it holds a "\.\." name/);
+    await refused(/holds "docs\/\.\.", which cannot be a path of the package: it holds a "\.\." name/);
   });
 });
 
@@ -81,9 +81,9 @@ describe('issue 18 item 3: an upstream never plants a repository in the package'
   ];
 
   it.each([
-    ['.git', (r: Entry[]): Entry[] => [{ name: '.git', dir: r }], /holds "\.git\/HEAD", which cannot be a path of the package: it lies in \.git/],
-    ['.GIT', (r: Entry[]): Entry[] => [{ name: '.GIT', dir: r }], /holds "\.GIT\/HEAD", which cannot be a path of the package: it lies in "\.GIT", which git takes for \.git/],
-    ['nested/.git', (r: Entry[]): Entry[] => [{ name: 'nested', dir: [{ name: '.git', dir: r }] }], /holds "nested\/\.git\/HEAD", which cannot be a path of the package: it lies in \.git/],
+    ['.git', (r: Entry[]): Entry[] => [{ name: '.git', dir: r }], /holds "\.git", which cannot be a path of the package: it lies in \.git/],
+    ['.GIT', (r: Entry[]): Entry[] => [{ name: '.GIT', dir: r }], /holds "\.GIT", which cannot be a path of the package: it lies in "\.GIT", which git takes for \.git/],
+    ['nested/.git', (r: Entry[]): Entry[] => [{ name: 'nested', dir: [{ name: '.git', dir: r }] }], /holds "nested\/\.git", which cannot be a path of the package: it lies in \.git/],
   ])('%s/ is refused (from the cache too), and git status in the package runs nothing', async (_name, plant, why) => {
     const marker = join(box().root, 'fsmonitor-ran');
     fetched(plant(repository(marker)));
