@@ -8,7 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, GIT_ENV } from '../pkg/git-repos';
-import { writeFiles, type Files } from '../pkg/trees';
+import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
+import { gitRemotes } from '../../src/sync/remotes';
+import type { SyncSettings } from '../../src/sync/settings';
+import { configMap, kptfile, writeFiles, type Files } from '../pkg/trees';
 
 /** A bare repository whose main holds one commit with README.md. */
 export function emptyRepository(path: string): string {
@@ -53,6 +56,23 @@ export const messageOf = (repo: string, commit: string): string => git(['--git-d
 export const parentsOf = (repo: string, commit: string): string[] => git(['--git-dir', repo, 'log', '-1', '--format=%P', commit]).split(' ').filter(Boolean);
 
 export { GIT_ENV };
+
+/** Settings of a run in `dir`: its repositories through git, cached in `dir/cache`, a draft's lifecycle, no render. */
+export function syncSettings(dir: string, over: Partial<SyncSettings> = {}): SyncSettings {
+  return {
+    lifecycle: 'draft',
+    diff: false,
+    open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
+    ...over,
+  };
+}
+
+/** `dir` with a catalog publishing `app` v1 and empty deployment repositories `edges`. */
+export function catalogAndEdges(dir: string, edges: readonly string[] = ['edge1', 'edge2']): void {
+  emptyRepository(join(dir, 'catalog.git'));
+  publish(join(dir, 'catalog.git'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
+  for (const edge of edges) emptyRepository(join(dir, `${edge}.git`));
+}
 
 export interface FleetOptions {
   /** The upstream revision the set asks for, by workspace. */

@@ -9,14 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
 import { readSyncInputs } from '../../src/sync/inputs';
-import { gitRemotes } from '../../src/sync/remotes';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { designScenarios } from '../design-examples/scenarios';
 import { kptfile } from '../pkg/trees';
-import { emptyRepository, GIT_ENV, publish, refsOf, show } from './porch-repos';
+import { emptyRepository, publish, refsOf, show, syncSettings } from './porch-repos';
 
 type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: Record<string, unknown>; items?: Doc[] };
 
@@ -30,11 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const settings = (): SyncSettings => ({
-  lifecycle: 'draft',
-  diff: false,
-  open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
-});
+const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
 describe('the design examples through sync', () => {
   const scenarios = designScenarios().filter((scenario) => docsOf(scenario.functionConfig).some((doc) => isVariant(doc) || doc.kind === 'List'));

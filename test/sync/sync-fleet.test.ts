@@ -7,25 +7,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planOutcome, type PlannedDownstream } from '../../src/sync/plan';
-import { gitRemotes } from '../../src/sync/remotes';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { git } from '../pkg/git-repos';
 import { configMap, kptfile } from '../pkg/trees';
-import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet, type FleetOptions } from './porch-repos';
+import { catalogAndEdges, publish, refsOf, show, syncSettings, type FleetOptions, writeFleet } from './porch-repos';
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 
-const settings = (over: Partial<SyncSettings> = {}): SyncSettings => ({
-  lifecycle: 'draft',
-  diff: false,
-  open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
-  ...over,
-});
+const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
 /** The fleet file, edited by `edit` (labels moved, the template changed). */
 function fleet(options: FleetOptions = {}, edit: (text: string) => string = (t) => t) {
@@ -47,9 +40,7 @@ const orphanPolicy = { template: '      deletionPolicy: orphan\n' };
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pv-sync-fleet-'));
-  emptyRepository(repo('catalog'));
-  publish(repo('catalog'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
-  for (const edge of ['edge1', 'edge2']) emptyRepository(repo(edge));
+  catalogAndEdges(dir);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

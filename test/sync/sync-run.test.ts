@@ -2,34 +2,25 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planText } from '../../src/sync/plan';
-import { gitRemotes } from '../../src/sync/remotes';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { configMap, kptfile } from '../pkg/trees';
 import { discoverRevisions } from './porch-discovery';
 import { git } from '../pkg/git-repos';
-import { emptyRepository, GIT_ENV, messageOf, parentsOf, publish, refsOf, show, writeFleet } from './porch-repos';
+import { catalogAndEdges, messageOf, parentsOf, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 
 const inputs = (workspace = 'v1') => readSyncInputs([writeFleet(dir, { workspace })]);
 
-const settings = (over: Partial<SyncSettings> = {}): SyncSettings => ({
-  lifecycle: 'draft',
-  diff: false,
-  open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
-  ...over,
-});
+const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pv-sync-'));
-  emptyRepository(repo('catalog'));
-  publish(repo('catalog'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
-  for (const edge of ['edge1', 'edge2']) emptyRepository(repo(edge));
+  catalogAndEdges(dir);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -6,23 +6,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
 import { readSyncInputs } from '../../src/sync/inputs';
-import { gitRemotes } from '../../src/sync/remotes';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { readShard, shardOf } from '../../src/sync/shard';
 import { configMap, kptfile } from '../pkg/trees';
-import { emptyRepository, GIT_ENV, publish, writeFleet } from './porch-repos';
+import { emptyRepository, publish, syncSettings, writeFleet } from './porch-repos';
 
 const EDGES = Array.from({ length: 9 }, (_, i) => `edge${i}`);
 let dir: string;
-const settings = (over: Partial<SyncSettings> = {}): SyncSettings => ({
-  lifecycle: 'draft',
-  diff: false,
-  open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
-  ...over,
-});
+const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pv-sync-shard-'));
