@@ -32,8 +32,12 @@ export interface RefMove {
 /** A push the repository turned down because a ref is no longer what the fetch saw. */
 export class StaleRefError extends GitError {}
 
+/** The identities of a run's commits, by the run's options (its environment): one `git var` a run. */
+const identities = new WeakMap<CacheOptions, Promise<{ author: string; committer: string }>>();
+
 export class CachedRemote {
   private constructor(
+    private readonly options: CacheOptions,
     private readonly entry: CacheEntry,
     /** Every ref of the repository as fetched, by full name, tags peeled to their commit. */
     readonly refs: ReadonlyMap<string, string>,
@@ -51,7 +55,7 @@ export class CachedRemote {
       const commit = match[2] || match[1]!;
       if (OBJECT_NAME.test(commit)) refs.set(`refs/${match[3]!.slice(MIRROR.length)}`, commit);
     }
-    return new CachedRemote(entry, refs);
+    return new CachedRemote(options, entry, refs);
   }
 
   get about(): string {
@@ -106,17 +110,23 @@ export class CachedRemote {
     return readManyTrees(this.entry, versions);
   }
 
-  /** The user's git identity for new commits; git's own message says how to set it when there is none. */
-  private async identities(): Promise<{ author: string; committer: string }> {
+  /** The user's git identity for new commits, asked of git once a run; git's own message says how to set it when there is none. */
+  private identities(): Promise<{ author: string; committer: string }> {
+    const known = identities.get(this.options);
+    if (known) return known;
     const ident = async (which: string) => (await this.entry.git(['var', which])).toString('utf8').trim();
-    try {
-      return { author: await ident('GIT_AUTHOR_IDENT'), committer: await ident('GIT_COMMITTER_IDENT') };
-    } catch (error) {
-      if (error instanceof GitError && error.exited) {
-        throw new GitError(`new commits carry your git identity, and git has none: set it with git config --global user.name NAME and git config --global user.email EMAIL (${error.gitMessage.split('\n')[0]})`, false);
+    const asked = (async () => {
+      try {
+        return { author: await ident('GIT_AUTHOR_IDENT'), committer: await ident('GIT_COMMITTER_IDENT') };
+      } catch (error) {
+        if (error instanceof GitError && error.exited) {
+          throw new GitError(`new commits carry your git identity, and git has none: set it with git config --global user.name NAME and git config --global user.email EMAIL (${error.gitMessage.split('\n')[0]})`, false);
+        }
+        throw error;
       }
-      throw error;
-    }
+    })();
+    identities.set(this.options, asked);
+    return asked;
   }
 
   /** Makes the commits in the entry, in order, in one fast-import; their names. */
@@ -131,8 +141,6 @@ export class CachedRemote {
       return readMarks(readFileSync(marks, 'utf8'), commits.length);
     } finally {
       rmSync(work, { recursive: true, force: true });
-      // The staged refs only named the commits for fast-import; the push names them by object.
-      await this.entry.git(['update-ref', '--stdin'], { input: commits.map((_, i) => `delete ${prefix}${i}\n`).join('') }).catch(() => undefined);
     }
   }
 

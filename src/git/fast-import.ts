@@ -29,7 +29,11 @@ export function fastImportPath(path: string): string {
 
 const parentOf = (parent: string | number): string => (typeof parent === 'number' ? `:${parent + 1}` : parent);
 
-/** The stream; commit i gets mark `:i+1` and the ref `refPrefix<i>` (fast-import needs a ref to commit to). */
+/**
+ * The stream; commit i gets mark `:i+1` and the ref `refPrefix<i>`, which fast-import needs to commit
+ * to; the stream ends by deleting those refs (a reset to the null object), so nothing but the
+ * objects stays behind.
+ */
 export function fastImportStream(commits: readonly NewCommit[], identities: Identities, refPrefix: string): Buffer {
   const parts: Buffer[] = [];
   const text = (value: string) => parts.push(Buffer.from(value, 'utf8'));
@@ -52,6 +56,7 @@ export function fastImportStream(commits: readonly NewCommit[], identities: Iden
     }
     text('\n');
   });
+  for (const index of commits.keys()) text(`reset ${refPrefix}${index}\nfrom ${'0'.repeat(40)}\n\n`);
   text('done\n');
   return Buffer.concat(parts);
 }
