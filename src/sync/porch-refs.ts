@@ -4,6 +4,7 @@
  * sync writes these names so that Porch, registered on the same repositories, reads the packages as
  * its own.
  */
+import { pathProblem } from '../krm/package-paths';
 
 /** The workspace prefix of the PackageVariant controller's drafts (`newWorkspaceName`). */
 export const VARIANT_WORKSPACE_PREFIX = 'packagevariant-';
@@ -57,11 +58,16 @@ export function inDirectory(pkgpath: string, directory: string): boolean {
   return directory === '' || pkgpath.startsWith(`${directory}/`);
 }
 
-/** Splits `a/b/c` at its last slash; undefined without one, or with an empty side. */
+/**
+ * Splits `a/b/c` at its last slash; undefined without one, with an empty side, or with a package
+ * path that cannot be one: a ref's name comes from the repository, and the path reaches trees,
+ * commits and messages (the one path check, krm/package-paths.ts).
+ */
 function splitLast(name: string): [string, string] | undefined {
   const slash = name.lastIndexOf('/');
   if (slash <= 0 || slash === name.length - 1) return undefined;
-  return [name.slice(0, slash), name.slice(slash + 1)];
+  const [pkgpath, last] = [name.slice(0, slash), name.slice(slash + 1)];
+  return pathProblem(pkgpath) === undefined && !/[\u0000-\u001f\u007f]/.test(last) ? [pkgpath, last] : undefined;
 }
 
 /**

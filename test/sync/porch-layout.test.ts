@@ -34,6 +34,8 @@ describe('Porch names', () => {
     expect(readPorchRef('refs/tags/other/app/v1', 'pkgs')).toBeUndefined();
     expect(readPorchRef('refs/tags/pkgs/app/v1', 'pkgs')).toEqual({ kind: 'tag', pkgpath: 'pkgs/app', version: 'v1' });
     expect(readPorchRef('refs/heads/drafts/app', '')).toBeUndefined();
+    // Names from a repository that no package path can be, as the one path check says.
+    for (const ref of ['refs/heads/drafts/../../x/ws', 'refs/tags/.git/v1', 'refs/heads/deletionProposed/a/../../b/v1', 'refs/heads/proposed/app/ws\u001b[2J']) expect(readPorchRef(ref, '')).toBeUndefined();
   });
 });
 
