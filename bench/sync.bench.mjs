@@ -13,17 +13,25 @@
 // The yardstick, measured in the same run: `git ls-remote` of every repository, one process each,
 // the least any tool pays to look at the fleet.
 //
+// Where the time goes, for every phase: the git processes sync started, by git's own trace
+// (GIT_TRACE2_EVENT, bench/lib/git-trace.mjs): how many a repository, and their summed wall time by
+// stage (fetch, reading objects and refs, writing objects, push...). With BENCH_SYNC_PROFILE=1 each
+// phase also runs under `node --cpu-prof` (slower: its times are then not comparable) and reports
+// Node's own time by area (merge, YAML, mutations, planning, spawning git, waiting for it).
+//
 // Targets (2 cores): at 1,000 downstreams create ≤ 60 s, no-op ≤ 10 s, upgrade ≤ 120 s, peak RSS
 // ≤ 1 GB (issue 21); at 10,000 create ≤ 5 min, no-op ≤ 60 s, upgrade ≤ 10 min, peak RSS ≤ 2 GB, and
 // the time per downstream of each phase within 1.5x of that at 1,000 (issue 22). Each phase's plan
 // is checked: every downstream created, unchanged, published, upgraded.
 //
 // Tunables (environment): BENCH_SYNC_REPOS, BENCH_SYNC_PACKAGES, BENCH_SYNC_RESOURCES,
-// BENCH_SYNC_KEEP=1 (keep the scratch directories).
+// BENCH_SYNC_KEEP=1 (keep the scratch directories), BENCH_SYNC_PROFILE=1.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { areaTimes } from './lib/cpuprofile-summary.mjs';
+import { gitProcesses } from './lib/git-trace.mjs';
 import { kibToMB, processTiming, round } from './lib/process-timing.mjs';
 
 export const name = 'sync';
@@ -32,6 +40,31 @@ export const description = '`package-variant sync`: a set over 100 and 1,000 rep
 const SIZES = (process.env.BENCH_SYNC_REPOS ?? '100,1000').split(',').map(Number);
 const PACKAGES = Number(process.env.BENCH_SYNC_PACKAGES ?? 10);
 const RESOURCES = Number(process.env.BENCH_SYNC_RESOURCES ?? 50);
+const PROFILE = process.env.BENCH_SYNC_PROFILE === '1';
+
+/** Node's own time by area, from the source file of each sample (the first pattern that matches). */
+const NODE_AREAS = [
+  ['waiting (for git)', /^\(\(idle\)\)$/],
+  ['garbage collection', /^\(\(garbage collector\)\)$/],
+  ['spawning git, its pipes', /^(src\/git\/run-git|node:(internal\/)?(child_process|net|stream|streams\/|process\/task_queues|buffer|events))/],
+  ['git plumbing (trees, fast-import streams)', /^src\/git\//],
+  ['file system calls', /^\([a-z0-9_]+\)$/],
+  ['merge', /^src\/(merge|update)\//],
+  ['mutations, fan-out, render', /^src\/(variant|fanout|disk)\//],
+  ['YAML parse and render', /^(src\/yaml\/|node_modules\/yaml\/)/],
+  ['planning (sync)', /^src\/sync\//],
+  ['package model, KRM', /^src\/(package|krm|config)\//],
+];
+
+/** Summed milliseconds by area of the profiles in `dir`. */
+function nodeTime(dir) {
+  const sums = {};
+  for (const file of readdirSync(dir)) {
+    const { byArea } = areaTimes(JSON.parse(readFileSync(join(dir, file), 'utf8')), NODE_AREAS, 'other (Node, start-up)');
+    for (const [area, ms] of byArea) sums[area] = (sums[area] ?? 0) + ms;
+  }
+  return Object.fromEntries(Object.entries(sums).map(([area, ms]) => [area, round(ms / 1000, 2)]));
+}
 
 const GIT_ENV = {
   ...process.env,
@@ -111,13 +144,30 @@ async function measureFleet(repos, { log, root }) {
     const timing = processTiming(dir);
     const env = { ...GIT_ENV, HOME: join(dir, 'home'), PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
     const main = join(root, 'dist/main.js');
+    let phases = 0;
     const phase = async (label, args, expected, wantCode) => {
-      const result = await timing.once({ command: process.execPath, args: [main, 'sync', 'repositories.yaml', ...args], env, cwd: dir });
+      phases += 1;
+      const trace = join(dir, `trace2-${phases}.json`);
+      const profiles = join(dir, `profiles-${phases}`);
+      const nodeArgs = PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${profiles}`] : [];
+      const result = await timing.once({ command: process.execPath, args: [...nodeArgs, main, 'sync', 'repositories.yaml', ...args], env: { ...env, GIT_TRACE2_EVENT: trace }, cwd: dir });
       if (result.code !== wantCode) throw new Error(`${label}: exit ${result.code}: ${(result.stderr || result.stdout).slice(-1500)}`);
       const [action, n] = expected;
       if (count(result.stdout, action) !== n) throw new Error(`${label}: ${count(result.stdout, action)} ${action} in the plan, not ${n}:\n${result.stdout.slice(-1500)}`);
-      log(`${label}: ${round(result.seconds, 2)} s, ${kibToMB(result.rssKib ?? 0)} MB`);
-      return { seconds: round(result.seconds, 2), peakRssMB: result.rssKib === null ? null : kibToMB(result.rssKib) };
+      const git = gitProcesses(trace);
+      const cpu = result.cpuSeconds === null ? '' : `, ${round(result.cpuSeconds, 2)} s CPU (git's included)`;
+      log(`${label}: ${round(result.seconds, 2)} s${cpu}, ${kibToMB(result.rssKib ?? 0)} MB; ${round(git.processes / repos, 1)} git processes a repository`);
+      for (const [area, sum] of Object.entries(git.byArea).sort((a, b) => b[1].seconds - a[1].seconds)) log(`    git ${area}: ${sum.processes} processes, ${sum.seconds} s summed`);
+      const node = PROFILE ? nodeTime(profiles) : undefined;
+      for (const [area, seconds] of Object.entries(node ?? {}).sort((a, b) => b[1] - a[1])) log(`    node ${area}: ${seconds} s`);
+      return {
+        seconds: round(result.seconds, 2),
+        cpuSeconds: result.cpuSeconds === null ? null : round(result.cpuSeconds, 2),
+        peakRssMB: result.rssKib === null ? null : kibToMB(result.rssKib),
+        gitProcessesPerRepository: round(git.processes / repos, 1),
+        gitByArea: git.byArea,
+        ...(node ? { nodeSecondsByArea: node } : {}),
+      };
     };
     const floorStart = process.hrtime.bigint();
     for (const edge of edges) git(['ls-remote', join(dir, `${edge}.git`)], dir);

@@ -154,6 +154,21 @@ const PHASES = [
   ['write (plan, safe writer)', /^(planUpdate|executePlan)$/],
 ];
 
+/**
+ * Milliseconds of self time by area, and in all, of one profile: `areas` is a list of [area, pattern]
+ * tried in order on each sample's source file (source-mapped: `src/merge/...`, `node_modules/yaml/...`,
+ * `node:internal/...`, `(garbage collector)`); the first that matches takes the sample.
+ */
+export function areaTimes(profile, areas, otherwise = 'other') {
+  const { totalMs, rows } = summarise(profile, { by: 'file' });
+  const ms = new Map();
+  for (const { key, selfMs } of rows) {
+    const area = areas.find(([, pattern]) => pattern.test(key))?.[0] ?? otherwise;
+    ms.set(area, (ms.get(area) ?? 0) + selfMs);
+  }
+  return { totalMs, byArea: ms };
+}
+
 /** Milliseconds by phase, and in all, of one profile. */
 export function phases(profile) {
   const maps = new Map();
