@@ -12,6 +12,11 @@ export interface DataLocation {
   /** Absent for data built in memory, which has no lines to point at. */
   readonly lineCounter?: LineLocator;
   readonly file?: { path: string; index?: number };
+  /**
+   * The file `lineCounter` counted, where the data was read from the user's own file (sync's
+   * inputs): its lines are the file's, with nothing added by kpt to count out.
+   */
+  readonly readFrom?: string;
 }
 
 /** `/spec/targets/0/name` as `spec.targets[0].name`. */
@@ -110,12 +115,13 @@ function addedLinesAbove(root: Node, line: number, locator: LineLocator): number
 }
 
 /**
- * Where a node is: in the user's file where kpt built the ResourceList from one (the functionConfig's
- * path annotation, or its index alone for `kpt fn eval --fn-config`), counting out the lines kpt
- * added; else in the ResourceList.
+ * Where a node is: in the user's file where it was read straight from one; in the user's file where
+ * kpt built the ResourceList from one (the functionConfig's path annotation, or its index alone for
+ * `kpt fn eval --fn-config`), counting out the lines kpt added; else in the ResourceList.
  */
 function placeOf(location: DataLocation, root: Node, target: Node & { range: [number, number, number] }, locator: LineLocator): string {
   const { line, col } = locator.linePos(target.range[0]);
+  if (location.readFrom !== undefined) return ` (${location.readFrom} line ${line}, column ${col})`;
   const fromKpt = location.file !== undefined || (isMap(root) && addedLinesAbove(root, Number.POSITIVE_INFINITY, locator) > 0);
   const origin = root.range ? locator.linePos(root.range[0]) : undefined;
   if (!fromKpt || origin === undefined || line < origin.line) return ` (line ${line}, column ${col} of the ResourceList)`;

@@ -100,7 +100,7 @@ export function readSyncInputs(paths: readonly string[]): SyncInputs {
         const object = item as ConfigObject;
         const kind = kindOf(object);
         if (kind !== 'other') {
-          const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, file: { path: file } };
+          const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, readFrom: file };
           const issues = validate(VALIDATORS[kind], object, `${LABELS[kind]} ${object.metadata.name}`, location);
           if (issues.length) {
             problems.push(...issues.map((issue) => `${file}: ${issue.message}`));

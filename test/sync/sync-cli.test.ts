@@ -94,6 +94,19 @@ describe('package-variant sync', () => {
     expect(git(['--git-dir', repo('edge1'), 'log', '-1', '--format=%an <%ae> %cn', draft])).toBe('test <test@example.invalid> test');
   });
 
+  it("names the file and the file's own line of a field it refuses, exits 1 and pushes nothing", () => {
+    const before = allRefs();
+    const fleet = readFileSync(join(dir, 'fleet.yaml'), 'utf8');
+    // A field the schema does not know, in the last document of the file, below comment lines.
+    writeFileSync(join(dir, 'fleet.yaml'), `${fleet.trimEnd()}\n---\n# a second set\n\napiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: typo\nspec:\n  upstream: {repo: catalog, package: app, revision: v1}\n  targets:\n  - repositories: [{name: edge1}]\n    packageName: app\n`);
+    const line = readFileSync(join(dir, 'fleet.yaml'), 'utf8').split('\n').indexOf('    packageName: app') + 1;
+    expect(line).toBeGreaterThan(20);
+    const run = sync(['fleet.yaml', '--no-render']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`fleet.yaml: PackageVariantSet typo: spec.targets[0].packageName: unknown field "packageName" (fleet.yaml line ${line}, column 5)`);
+    expect(allRefs()).toBe(before);
+  });
+
   withKpt('renders each draft with kpt, the pipeline of the upstream package included', () => {
     const fn = join(dir, 'render-fn.sh');
     writeFileSync(fn, '#!/bin/sh\nexec sed "s/x: \\"1\\"/x: \\"rendered\\"/"\n');
