@@ -8,9 +8,10 @@ import { InputError, readSyncInputs } from '../sync/inputs';
 import { planOutcome, planText, type SyncPlan } from '../sync/plan';
 import { gitRemotes } from '../sync/remotes';
 import { RepositoryObjectError } from '../sync/repositories';
-import { planSync, writePlan } from '../sync/run';
+import { planSync, writePlan, type WriteFailure } from '../sync/run';
 import type { Lifecycle } from '../sync/state';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { readShard } from '../sync/shard';
 import { statusText } from '../sync/status';
 import { gitTimeouts } from './git-options';
@@ -90,15 +91,29 @@ class Progress {
   }
 }
 
-/** The status file, written whole: a temporary file beside it, then renamed over it. */
-function writeStatus(file: string, text: string): void {
+/**
+ * The status file's directory must take a file before anything is pushed: the status is written
+ * after the push, and a run that pushed should not end unable to say so.
+ */
+function checkStatusFile(file: string): void {
+  try {
+    accessSync(dirname(resolve(file)), constants.W_OK);
+  } catch (error) {
+    throw new StatusWriteError(`cannot write the status to ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`);
+  }
+}
+
+/** The status file, written whole: a temporary file beside it, then renamed over it; false when it could not be. */
+function writeStatus(report: Report, file: string, text: string): boolean {
   const draft = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(draft, text);
     renameSync(draft, file);
+    return true;
   } catch (error) {
     rmSync(draft, { force: true });
-    throw new StatusWriteError(`could not write the status to ${file}: ${(error as Error).message}`);
+    report.say(`could not write the status to ${file}: ${(error as Error).message}`);
+    return false;
   }
 }
 
@@ -110,6 +125,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
   const progress = process.stderr.isTTY ? new Progress() : undefined;
   let code: number;
   try {
+    if (args.statusOut) checkStatusFile(args.statusOut);
     const inputs = readSyncInputs(args.paths);
     const renderer = render(args);
     const { plan, urls, remotes, variants, sets } = await planSync(inputs, {
@@ -125,18 +141,23 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     });
     progress?.done();
     printPlan(report, plan, urls, args);
-    if (args.statusOut) writeStatus(args.statusOut, statusText(variants, sets, plan.downstreams));
     if (!renderer) report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
     code = { attention: SYNC_EXIT.attention, changes: SYNC_EXIT.changes, 'nothing-to-do': SYNC_EXIT.nothingToDo }[planOutcome(plan)];
+    let failures: WriteFailure[] = [];
     if (dryRun) {
       report.say(`dry run: nothing was pushed`);
     } else {
-      const failures = await writePlan(plan, remotes, progress?.event);
+      failures = await writePlan(plan, remotes, progress?.event);
       progress?.done();
-      for (const failure of failures) report.say(failure);
+      for (const failure of failures) report.say(failure.message);
       const pushed = plan.writes.length - failures.length;
       if (plan.writes.length > 0) report.say(`pushed ${pushed} of ${plan.writes.length} ${plan.writes.length === 1 ? 'repository' : 'repositories'}`);
       if (failures.length > 0) code = SYNC_EXIT.error;
+    }
+    // After the push, so that it says what the repositories hold (with --dry-run, what they would).
+    if (args.statusOut) {
+      const status = statusText(variants, sets, plan.downstreams, new Map(failures.map((f) => [f.repository, `not pushed: ${f.message}`])));
+      if (!writeStatus(report, args.statusOut, status)) code = SYNC_EXIT.error;
     }
   } catch (error) {
     if (error instanceof InputError || error instanceof RepositoryObjectError || error instanceof RenderError || error instanceof StatusWriteError) {

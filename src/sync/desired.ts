@@ -73,6 +73,9 @@ export interface Desired {
   readonly sets: SetRecord[];
 }
 
+/** The namespace in a variant's label (`PackageVariant <namespace>/<name>`): its downstream Repository's. */
+export const namespaceOfLabel = (label: string): string => label.slice(label.indexOf(' ') + 1, label.indexOf('/'));
+
 function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired): void {
   const label = `PackageVariant ${namespaceOf(variant)}/${variant.metadata.name}`;
   const spec = (variant.spec ?? {}) as VariantSpecFields;

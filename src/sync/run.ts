@@ -7,7 +7,7 @@ import type { ConfigObject } from '../config/function-config';
 import type { NewCommit } from '../git/fast-import';
 import { withoutCredentials } from '../git/remote-url';
 import { planDeletions } from './deletions';
-import { desiredDownstreams, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
+import { desiredDownstreams, namespaceOfLabel, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
 import type { SyncInputs } from './inputs';
 import { approvalMessage, annotatedMessage } from './porch-commits';
 import { packageRevisionName, publishedTag } from './porch-refs';
@@ -58,7 +58,6 @@ async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<st
 }
 
 /** The namespace in a `PackageVariant <namespace>/<name>` label. */
-const namespaceOfLabel = (label: string): string => label.slice(label.indexOf(' ') + 1, label.indexOf('/'));
 
 /** How many repositories are planned or written at once. */
 const REPOSITORIES_AT_ONCE = 4;
@@ -131,8 +130,6 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   };
 }
 
-
-
 async function planRepository(repository: SyncRepository, group: readonly DesiredDownstream[], settings: PlanSettings, opened: Repositories): Promise<{ entries: PlannedDownstream[]; write?: RepositoryWrite }> {
   let own: Opened;
   try {
@@ -200,8 +197,14 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
 const repositoryEntry = (repository: SyncRepository, message: string): PlannedDownstream => ({ repository: repository.name, pkg: '', variant: '', action: 'invalid', detail: message, refs: [], results: [] });
 
 /** Carries the plan out: each repository's commits made, then pushed atomically; what failed, by repository. */
-export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>, progress?: SyncSettings['progress']): Promise<string[]> {
-  const outcomes = await mapLimited(plan.writes, REPOSITORIES_AT_ONCE, async (write) => {
+/** A repository whose push did not happen: its key (namespace/name) and why, naming it. */
+export interface WriteFailure {
+  readonly repository: string;
+  readonly message: string;
+}
+
+export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>, progress?: SyncSettings['progress']): Promise<WriteFailure[]> {
+  const outcomes = await mapLimited(plan.writes, REPOSITORIES_AT_ONCE, async (write): Promise<WriteFailure | undefined> => {
     const remote = remotes.get(write.repository)!;
     try {
       const names = await remote.write(write.commits);
@@ -210,8 +213,8 @@ export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, Rem
       return undefined;
     } catch (error) {
       if (!(error instanceof RepositoryAccessError)) throw error;
-      return error.message;
+      return { repository: write.repository, message: error.message };
     }
   });
-  return outcomes.filter((failure): failure is string => failure !== undefined);
+  return outcomes.filter((failure): failure is WriteFailure => failure !== undefined);
 }

@@ -7,8 +7,9 @@
  */
 import { stringify } from 'yaml';
 import type { ConfigObject } from '../config/function-config';
-import type { SetRecord, VariantRecord } from './desired';
+import { namespaceOfLabel, type SetRecord, type VariantRecord } from './desired';
 import { ATTENTION, type PlannedDownstream } from './plan';
+import { repositoryKey } from './repositories';
 
 interface Condition {
   readonly type: 'Stalled' | 'Ready';
@@ -25,7 +26,7 @@ const header = (object: ConfigObject) => ({
   metadata: { name: object.metadata.name, namespace: object.metadata.namespace || 'default', ...(object.metadata.labels ? { labels: object.metadata.labels } : {}) },
 });
 
-function variantConditions(record: VariantRecord, entry: PlannedDownstream | undefined): Condition[] {
+function variantConditions(record: VariantRecord, entry: PlannedDownstream | undefined, notPushed: string | undefined): Condition[] {
   if (record.stalled !== undefined) {
     return [
       { type: 'Stalled', status: 'True', reason: 'ValidationError', message: record.stalled },
@@ -39,6 +40,7 @@ function variantConditions(record: VariantRecord, entry: PlannedDownstream | und
     ];
   }
   if (!entry || ATTENTION.has(entry.action)) return [VALID, { type: 'Ready', status: 'False', reason: 'Error', message: entry?.detail ?? 'not synced' }];
+  if (notPushed !== undefined) return [VALID, { type: 'Ready', status: 'False', reason: 'Error', message: notPushed }];
   return [VALID, { type: 'Ready', status: 'True', reason: 'NoErrors', message: 'successfully ensured downstream package variant' }];
 }
 
@@ -53,14 +55,20 @@ function setConditions(record: SetRecord): Condition[] {
   return [VALID, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'package variants successfully reconciled' }];
 }
 
-/** Every variant and set with its status, as one YAML stream. */
-export function statusText(variants: readonly VariantRecord[], sets: readonly SetRecord[], downstreams: readonly PlannedDownstream[]): string {
+/**
+ * Every variant and set with its status, as one YAML stream. `notPushed` holds the repositories
+ * (namespace/name) whose push failed, with why: their variants that were to write are not Ready, and
+ * what stands for their downstream is not known.
+ */
+export function statusText(variants: readonly VariantRecord[], sets: readonly SetRecord[], downstreams: readonly PlannedDownstream[], notPushed: ReadonlyMap<string, string> = new Map()): string {
   const byVariant = new Map(downstreams.filter((d) => d.variant.startsWith('PackageVariant ')).map((d) => [d.variant, d]));
   const objects = [
     ...sets.map((record) => ({ ...header(record.object), status: { conditions: setConditions(record) } })),
     ...variants.map((record) => {
       const entry = byVariant.get(record.label);
-      return { ...header(record.object), status: { conditions: variantConditions(record, entry), downstreamTargets: (entry?.targets ?? []).map((name) => ({ name })) } };
+      const failure = entry && entry.refs.length > 0 ? notPushed.get(repositoryKey(namespaceOfLabel(entry.variant), entry.repository)) : undefined;
+      const targets = failure === undefined ? (entry?.targets ?? []) : [];
+      return { ...header(record.object), status: { conditions: variantConditions(record, entry, failure), downstreamTargets: targets.map((name) => ({ name })) } };
     }),
   ];
   return objects.map((object) => stringify(object)).join('---\n');

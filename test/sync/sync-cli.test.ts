@@ -158,4 +158,28 @@ describe('--status-out', () => {
       downstreamTargets: [{ name: 'edge2.single.packagevariant-1' }],
     });
   });
+
+  it('is written after the push: a repository that turned the push down leaves its variants not Ready, the others Ready', () => {
+    // A hook of the remote's own refuses every push to edge1.
+    writeFileSync(join(repo('edge1'), 'hooks', 'pre-receive'), '#!/bin/sh\necho "edge1 is frozen" >&2\nexit 1\n');
+    chmodSync(join(repo('edge1'), 'hooks', 'pre-receive'), 0o755);
+    const before = refsOf(repo('edge1'));
+    const run = sync(['fleet.yaml', '--no-render', '--status-out', 'status.yaml']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('pushed 1 of 2 repositories');
+    expect(refsOf(repo('edge1'))).toBe(before);
+    const status = parseAllDocuments(readFileSync(join(dir, 'status.yaml'), 'utf8')).map((d) => d.toJS());
+    const of = (name: string) => status.find((o) => o.metadata.name === name);
+    expect(of('fleet-edge1-app').status.conditions[1]).toMatchObject({ type: 'Ready', status: 'False', reason: 'Error', message: expect.stringMatching(/^not pushed: Repository edge1 .*edge1 is frozen/s) });
+    expect(of('fleet-edge1-app').status.downstreamTargets).toEqual([]);
+    expect(of('fleet-edge2-app').status).toMatchObject({ conditions: [{ type: 'Stalled', status: 'False' }, { type: 'Ready', status: 'True', reason: 'NoErrors' }], downstreamTargets: [{ name: 'edge2.app.packagevariant-1' }] });
+  });
+
+  it('is refused before anything is done when its directory cannot take it', () => {
+    const before = allRefs();
+    const run = sync(['fleet.yaml', '--no-render', '--status-out', join('missing', 'status.yaml')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`package-variant sync: cannot write the status to ${join('missing', 'status.yaml')}: no such directory\npackage-variant sync: nothing was pushed\n`);
+    expect(allRefs()).toBe(before);
+  });
 });

@@ -133,7 +133,7 @@ describe('sync upgrades and stops where Porch stops', () => {
     const raced = publish(repo('edge1'), 'other', 1, { Kptfile: kptfile('other') });
     const racedRefs = refsOf(repo('edge1'));
     const failures = await writePlan(plan, remotes);
-    expect(failures).toEqual([expect.stringMatching(/^Repository edge1 .*: the refs of \.\/edge1\.git moved since sync read them \(someone else pushed\): nothing was pushed there; run sync again$/)]);
+    expect(failures).toEqual([{ repository: 'default/edge1', message: expect.stringMatching(/^Repository edge1 .*: the refs of \.\/edge1\.git moved since sync read them \(someone else pushed\): nothing was pushed there; run sync again$/) }]);
     expect(refsOf(repo('edge1'))).toBe(racedRefs);
     expect(racedRefs).toContain(`refs/heads/main ${raced}`);
     expect(refsOf(repo('edge2'))).toMatch(/refs\/tags\/app\/v1/);
