@@ -75,17 +75,23 @@ export interface SyncPlan {
 const COLUMN = 11;
 
 /** The plan as printed: one line per downstream, grouped by repository, then a totals line. */
+/**
+ * A text of several lines (git's own message, quoted) as part of one entry: the lines after the first
+ * indented below it, so that none reads as an entry or a repository of the plan.
+ */
+const continued = (text: string): string => text.replace(/\n+$/, '').replace(/\n/g, '\n        ');
+
 export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
-  for (const problem of plan.problems) lines.push(`${problem.severity}: ${problem.message}`);
+  for (const problem of plan.problems) lines.push(`${problem.severity}: ${continued(problem.message)}`);
   const byRepository = new Map<string, PlannedDownstream[]>();
   for (const entry of plan.downstreams) (byRepository.get(entry.repository) ?? byRepository.set(entry.repository, []).get(entry.repository)!).push(entry);
   for (const [repository, entries] of [...byRepository].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     lines.push(repository ? `repository ${repository} (${urls.get(repository) ?? ''})` : 'no repository');
     for (const entry of [...entries].sort((a, b) => (a.pkg < b.pkg ? -1 : a.pkg > b.pkg ? 1 : 0))) {
       const refs = entry.refs.length ? ` -> ${entry.refs.join(', ')}` : '';
-      lines.push(`  ${entry.action.padEnd(COLUMN)} ${entry.pkg}  ${entry.detail}${refs}`.trimEnd());
-      for (const result of entry.results) if (result.severity !== 'info') lines.push(`      ${result.severity}: ${result.message}`);
+      lines.push(`  ${entry.action.padEnd(COLUMN)} ${entry.pkg}  ${continued(entry.detail)}${refs}`.trimEnd());
+      for (const result of entry.results) if (result.severity !== 'info') lines.push(`      ${result.severity}: ${continued(result.message)}`);
     }
   }
   lines.push(totals(plan.downstreams));
