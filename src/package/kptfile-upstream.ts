@@ -1,5 +1,5 @@
 /** What a Kptfile records about where its package comes from: `upstream.git` and `upstreamLock.git`. */
-import { parse } from 'yaml';
+import { parseDocument, visit } from 'yaml';
 
 export interface GitUpstream {
   readonly repo: string;
@@ -21,7 +21,25 @@ export interface UpstreamInfo {
 
 export class KptfileError extends Error {}
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+const PLAIN_NULL = /^(~|null|Null|NULL|)$/;
+
+/**
+ * A Kptfile's data as kpt reads it into its typed fields: every scalar is its text (`ref: 1.10` is
+ * the tag `1.10`, not the number 1.1; a commit of digits keeps its digits), and only a plain null
+ * (`~`, `null`, nothing) is none. Throws the first YAML error.
+ */
+export function kptfileData(text: string): unknown {
+  const doc = parseDocument(text, { schema: 'failsafe' });
+  if (doc.errors.length) throw doc.errors[0]!;
+  visit(doc, {
+    Scalar(_key, node) {
+      if (node.type === 'PLAIN' && typeof node.value === 'string' && PLAIN_NULL.test(node.value)) node.value = null;
+    },
+  });
+  return doc.toJS();
+}
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -30,7 +48,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 export function readUpstreamInfo(kptfile: string, where: string): UpstreamInfo {
   let data: unknown;
   try {
-    data = parse(kptfile);
+    data = kptfileData(kptfile);
   } catch (error) {
     throw new KptfileError(`${where} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

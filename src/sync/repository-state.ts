@@ -6,7 +6,7 @@
  * one batch, for its owner and the upstream it records. Everything here comes from the repository:
  * names are checked by readPorchRef, the Kptfiles' fields are only compared.
  */
-import { parse } from 'yaml';
+import { kptfileData } from '../package/kptfile-upstream';
 import type { PackageTree } from '../package/tree';
 import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
 import { readAnnotations, type CommitAnnotation } from './porch-commits';
@@ -50,7 +50,7 @@ export function kptfileFacts(bytes: Buffer | undefined): KptfileFacts | undefine
   if (!bytes) return undefined;
   let data: unknown;
   try {
-    data = parse(bytes.toString('utf8'));
+    data = kptfileData(bytes.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -101,6 +101,20 @@ describe('git mode', () => {
     expect(kptfileData(pkg).upstreamLock.git).toMatchObject({ ref: 'main', commit: commits[2] });
   });
 
+  it('reads the recorded ref and commit as text, as kpt does: `ref: 1.10` is the tag 1.10, not the number 1.1', async () => {
+    const version = (value: string): Files => ({ 'pkg/Kptfile': kptfile('pkg'), 'pkg/cm.yaml': configMap('config', { value }) });
+    const numbered = join(dir, 'numbered.git');
+    const [, tenth] = bareRepository(numbered, [{ files: version('1.1'), tags: ['1.1'] }, { files: version('1.10'), tags: ['1.10'] }]);
+    const pkg = join(dir, 'pkg');
+    // Unquoted, as a hand-written Kptfile may have it.
+    writeFiles(pkg, { Kptfile: fetchedKptfile('pkg', `file://${numbered}`, '/pkg', '1.10', tenth!), 'cm.yaml': configMap('config', { value: '1.10' }) });
+    const outcome = await update({ pkg });
+    expect(outcome.results.filter((r) => r.severity === 'error')).toEqual([]);
+    expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toBe(configMap('config', { value: '1.10' }));
+    // The lock is recorded again, quoted as kpt writes it: a string, whatever YAML reads it with.
+    expect(kptfileData(pkg).upstreamLock.git).toMatchObject({ ref: '1.10', commit: tenth });
+  });
+
   it('reuses its cache: a second update of the same versions fetches nothing', async () => {
     const first = join(dir, 'first');
     const second = join(dir, 'second');
