@@ -74,13 +74,13 @@ export interface SyncPlan {
 
 const COLUMN = 11;
 
-/** The plan as printed: one line per downstream, grouped by repository, then a totals line. */
 /**
  * A text of several lines (git's own message, quoted) as part of one entry: the lines after the first
  * indented below it, so that none reads as an entry or a repository of the plan.
  */
 const continued = (text: string): string => text.replace(/\n+$/, '').replace(/\n/g, '\n        ');
 
+/** The plan as printed: one line per downstream, grouped by repository, then a totals line. */
 export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   for (const problem of plan.problems) lines.push(`${problem.severity}: ${continued(problem.message)}`);
