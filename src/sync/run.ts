@@ -57,8 +57,6 @@ async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<st
   return { objects, found };
 }
 
-/** The namespace in a `PackageVariant <namespace>/<name>` label. */
-
 /** How many repositories are planned or written at once. */
 const REPOSITORIES_AT_ONCE = 4;
 
@@ -196,13 +194,13 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
 /** A problem of a repository that no downstream of this run's stands for: one it was to look at for packages to delete. */
 const repositoryEntry = (repository: SyncRepository, message: string): PlannedDownstream => ({ repository: repository.name, pkg: '', variant: '', action: 'invalid', detail: message, refs: [], results: [] });
 
-/** Carries the plan out: each repository's commits made, then pushed atomically; what failed, by repository. */
 /** A repository whose push did not happen: its key (namespace/name) and why, naming it. */
 export interface WriteFailure {
   readonly repository: string;
   readonly message: string;
 }
 
+/** Carries the plan out: each repository's commits made, then pushed atomically; what failed, by repository. */
 export async function writePlan(plan: SyncPlan, remotes: ReadonlyMap<string, RemoteRepository>, progress?: SyncSettings['progress']): Promise<WriteFailure[]> {
   const outcomes = await mapLimited(plan.writes, REPOSITORIES_AT_ONCE, async (write): Promise<WriteFailure | undefined> => {
     const remote = remotes.get(write.repository)!;
