@@ -56,10 +56,16 @@ export function readUpstreamInfo(kptfile: string, where: string): UpstreamInfo {
   if (!root || root.kind !== 'Kptfile') throw new KptfileError(`${where} is not a Kptfile (kind: Kptfile)`);
   const upstream = record(root.upstream);
   const git = record(upstream?.git);
-  const lock = record(record(root.upstreamLock)?.git);
+  const lock = recordedLock(root);
   return {
     ...(git ? { upstream: { repo: text(git.repo), directory: text(git.directory), ref: text(git.ref) } } : {}),
-    ...(lock ? { lock: { repo: text(lock.repo), directory: text(lock.directory), ref: text(lock.ref), commit: text(lock.commit) } } : {}),
+    ...(lock ? { lock } : {}),
     ...(upstream?.updateStrategy !== undefined ? { updateStrategy: text(upstream.updateStrategy) } : {}),
   };
+}
+
+/** `upstreamLock.git` of a Kptfile's data (as kptfileData reads it), when it records one. */
+export function recordedLock(root: Record<string, unknown>): GitLock | undefined {
+  const lock = record(record(root.upstreamLock)?.git);
+  return lock && { repo: text(lock.repo), directory: text(lock.directory), ref: text(lock.ref), commit: text(lock.commit) };
 }

@@ -6,7 +6,7 @@
  * one batch, for its owner and the upstream it records. Everything here comes from the repository:
  * names are checked by readPorchRef, the Kptfiles' fields are only compared.
  */
-import { kptfileData } from '../package/kptfile-upstream';
+import { kptfileData, recordedLock } from '../package/kptfile-upstream';
 import type { PackageTree } from '../package/tree';
 import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
 import { readAnnotations, type CommitAnnotation } from './porch-commits';
@@ -43,7 +43,6 @@ export async function tagListing(reader: RepositoryReader): Promise<TagListing> 
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The facts of a root Kptfile; undefined when it is not one. */
 export function kptfileFacts(bytes: Buffer | undefined): KptfileFacts | undefined {
@@ -57,11 +56,11 @@ export function kptfileFacts(bytes: Buffer | undefined): KptfileFacts | undefine
   if (!isRecord(data) || data.kind !== 'Kptfile') return undefined;
   const annotations = isRecord(data.metadata) && isRecord(data.metadata.annotations) ? data.metadata.annotations : {};
   const policy = annotations[DELETION_POLICY_ANNOTATION];
-  const lock = isRecord(data.upstreamLock) && isRecord(data.upstreamLock.git) ? data.upstreamLock.git : undefined;
+  const lock = recordedLock(data);
   return {
     ...(typeof annotations[OWNER_ANNOTATION] === 'string' ? { owner: annotations[OWNER_ANNOTATION] as string } : {}),
     ...(policy === 'delete' || policy === 'orphan' ? { deletionPolicy: policy as DeletionPolicy } : {}),
-    ...(lock ? { lock: { repo: text(lock.repo), directory: text(lock.directory), ref: text(lock.ref), commit: text(lock.commit) } } : {}),
+    ...(lock ? { lock } : {}),
   };
 }
 

@@ -3,23 +3,17 @@
  * §7.3), with what sync reads from each revision's root Kptfile: its owner and deletion policy, and
  * the upstream revision it records.
  */
+import type { GitLock } from '../package/kptfile-upstream';
 import type { DeletionPolicy } from './ownership';
 
 export type Lifecycle = 'draft' | 'proposed' | 'published';
-
-/** The upstream a package's Kptfile records in `upstreamLock.git`. */
-export interface RecordedLock {
-  readonly repo: string;
-  readonly directory: string;
-  readonly ref: string;
-  readonly commit: string;
-}
 
 /** What sync reads from a revision's root Kptfile (all of it from the repository: untrusted, only compared). */
 export interface KptfileFacts {
   readonly owner?: string;
   readonly deletionPolicy?: DeletionPolicy;
-  readonly lock?: RecordedLock;
+  /** The upstream the Kptfile records in `upstreamLock.git`. */
+  readonly lock?: GitLock;
 }
 
 export interface RevisionState {
