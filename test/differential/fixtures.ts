@@ -11,6 +11,7 @@ import { MIRROR_HINT, mirrorRoot } from '../../scripts/lib/git-trees.cjs';
 import { missingMirror, rebuildMirroredCase, type MirroredRuleCase } from '../../scripts/lib/mirrored-rule-fixture.cjs';
 import { parseYaml } from '../../src/yaml/yaml-format';
 import { REPO_ROOT } from '../helpers';
+import { skipLine } from '../skip-notice';
 
 export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'differential');
 export const ORACLE = join(REPO_ROOT, 'scripts', 'kpt-oracle.sh');
@@ -77,9 +78,10 @@ export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
 }
 
 /** The one line a suite prints when it leaves out fixtures whose mirror is absent. */
-export function unbuiltNotice(unbuilt: readonly UnbuiltFixture[]): string {
+export function noteUnbuilt(unbuilt: readonly UnbuiltFixture[]): void {
+  if (unbuilt.length === 0) return;
   const mirrors = [...new Set(unbuilt.map((u) => u.mirror))].sort();
-  return `skipped ${unbuilt.map((u) => u.file).join(', ')}: mirror ${mirrors.join(', ')} not under ${MIRRORS} (${MIRROR_HINT})`;
+  skipLine(unbuilt.map((u) => u.file).join(', '), `mirror ${mirrors.join(', ')} not under ${MIRRORS} (${MIRROR_HINT})`);
 }
 
 export function writeTree(dir: string, files: Files): void {

@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { runFunction } from '../helpers';
 import { DEVIATIONS, readmeDeviations } from './deviations';
-import { fixtureResourceList, loadFixtureSet, outputDocs, unbuiltNotice, type Doc, type Fixture } from './fixtures';
+import { fixtureResourceList, loadFixtureSet, outputDocs, noteUnbuilt, type Doc, type Fixture } from './fixtures';
 import { compareResources } from './resource-verdict';
 import { summaryLines, type Verdict } from './verdicts';
 
@@ -55,7 +55,7 @@ const RULE_VERDICTS: Record<string, Pick<Verdict, 'outcome'> & { deviations: str
 };
 
 const { fixtures, unbuilt } = loadFixtureSet();
-if (unbuilt.length) console.warn(unbuiltNotice(unbuilt));
+noteUnbuilt(unbuilt);
 const LISTED = new Set(readmeDeviations());
 const verdicts = new Map<string, Verdict>();
 

@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers';
 import { loadPackageFixtures, type PackageFixture } from './package-fixtures';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const hasKpt = spawnSync('kpt', ['version']).status === 0;
-if (!hasKpt) console.warn('kpt not on PATH: skipping the live package differential sample (test/differential/kpt-packages-live.test.ts)');
-const describeIfKpt: jest.Describe = hasKpt ? describe : describe['skip'];
+const describeIfKpt = describeUnless(kptAbsent(), 'the live package differential sample (test/differential/kpt-packages-live.test.ts)');
 
 const fixtures = loadPackageFixtures();
 const picked = [fixtures.find((f) => f.family === 'independent' && f.strategy === 'resource-merge' && Object.keys(f.local.files).some((p) => !/(^|\/)Kptfile$|\.ya?ml$/.test(p)))].filter(

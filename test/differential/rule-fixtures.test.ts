@@ -8,11 +8,11 @@
  */
 import { isMap, isPair, isScalar, isSeq, parse, parseAllDocuments, parseDocument, type Node } from 'yaml';
 import { runFunction } from '../helpers';
-import { fixtureResourceList, loadFixtureSet, PATH_ANNOTATION, unbuiltNotice, type Fixture } from './fixtures';
+import { fixtureResourceList, loadFixtureSet, PATH_ANNOTATION, noteUnbuilt, type Fixture } from './fixtures';
 
 const { fixtures, unbuilt } = loadFixtureSet();
 const RULE_FIXTURES = new Map(fixtures.filter((f) => f.rule !== undefined).map((f) => [f.file, f]));
-if (unbuilt.length) console.warn(unbuiltNotice(unbuilt));
+noteUnbuilt(unbuilt);
 /** `it`, skipped for a real-upgrade fixture whose mirror is absent (the line above names it). */
 const itWith = (file: string): jest.It => (unbuilt.some((u) => u.file === file) ? it['skip'] : it);
 

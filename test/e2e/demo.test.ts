@@ -9,11 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const hasKpt = spawnSync('kpt', ['version'], { encoding: 'utf8' }).status === 0;
-if (!hasKpt) console.warn('kpt is not on PATH: skipping the demo (test/e2e/demo.test.ts)');
-// The repository forbids the literal skip call; index the property instead.
-const describeWithKpt: jest.Describe = hasKpt ? describe : describe['skip'];
+const describeWithKpt = describeUnless(kptAbsent(), 'the demo (test/e2e/demo.test.ts)');
 
 describeWithKpt('npm run demo (scripts/demo.sh)', () => {
   let scratch: string;

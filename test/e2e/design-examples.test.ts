@@ -10,12 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { designScenarios, type Scenario } from '../design-examples/scenarios';
 import type { Files } from '../variant/variant-helpers';
-import { childEnv, EVAL_EXEC, hasKpt, missingDistMessage, readTree, runProcess, type ProcessOutcome } from './kpt-harness';
+import { childEnv, EVAL_EXEC, missingDistMessage, readTree, runProcess, type ProcessOutcome } from './kpt-harness';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const KPT = hasKpt();
-if (!KPT) process.stderr.write('kpt not on PATH: skipping the design examples through kpt\n');
-// The repository forbids the literal skip call; index the property instead.
-const describeIfKpt: jest.Describe = KPT ? describe : describe['skip'];
+const describeIfKpt = describeUnless(kptAbsent(), 'the design examples through kpt (test/e2e/design-examples.test.ts)');
 
 function writeFiles(root: string, files: Files): void {
   for (const [path, text] of Object.entries(files)) {

@@ -5,11 +5,9 @@
  * review them before keeping them.
  */
 import { describeExampleCases } from './example-suite';
-import { EXEC_RUNNER, hasKpt } from './kpt-harness';
+import { EXEC_RUNNER } from './kpt-harness';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const KPT = hasKpt();
-if (!KPT) process.stderr.write('kpt not on PATH: skipping the end-to-end suite\n');
-// The repository forbids the literal skip call; index the property instead.
-const describeIfKpt: jest.Describe = KPT ? describe : describe['skip'];
+const describeIfKpt = describeUnless(kptAbsent(), 'the end-to-end examples (test/e2e/examples.test.ts)');
 
 describeExampleCases(describeIfKpt, 'examples/ through kpt (the catalog e2e runner, each case run twice)', EXEC_RUNNER);

@@ -17,10 +17,9 @@ import type { Tree } from '../differential/package-fixtures';
 import { bareRepository, git, GIT_ENV } from '../pkg/git-repos';
 import { configMap, kptfile, writeFiles, type Files } from '../pkg/trees';
 import { DIST_MAIN } from './kpt-harness';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const hasKpt = spawnSync('kpt', ['version']).status === 0;
-if (!hasKpt) console.warn('kpt not on PATH: skipping the git-mode end-to-end test (test/e2e/git-update.test.ts)');
-const describeIfKpt: jest.Describe = hasKpt ? describe : describe['skip'];
+const describeIfKpt = describeUnless(kptAbsent(), 'the git-mode end-to-end test (test/e2e/git-update.test.ts)');
 
 const BLUEPRINTS = 'https://github.com/example/blueprints';
 const EXTRAS = 'https://github.com/example/extras';

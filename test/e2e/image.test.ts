@@ -18,9 +18,10 @@ import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import { describeExampleCases } from './example-suite';
-import { childEnv, DIST_MAIN, hasKpt, TEST_IMAGE } from './kpt-harness';
+import { childEnv, DIST_MAIN, TEST_IMAGE } from './kpt-harness';
 import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from '../sync/porch-repos';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
 /** The base the build script assembles from this Node. */
 const BASE_IMAGE = `localhost/package-variant-node-base:${process.version.slice(1)}`;
@@ -59,7 +60,8 @@ const builtBundle = (): Record<string, string> => Object.fromEntries(BUNDLE.map(
 function unavailable(): { reason?: string; run?: ImageRun } {
   const fromCi = process.env.PV_TEST_IMAGE_UNAVAILABLE;
   if (fromCi) return { reason: fromCi };
-  if (!hasKpt()) return { reason: 'kpt not on PATH' };
+  const kpt = kptAbsent();
+  if (kpt) return { reason: kpt };
   if (podman(['--version']).status !== 0) return { reason: `podman not on PATH (${REBUILD} installs it and builds the image)` };
   if (podman(['image', 'exists', TEST_IMAGE]).status !== 0) return { reason: `${TEST_IMAGE} is not built (${REBUILD} builds it)` };
   const run = runImage();
@@ -71,9 +73,7 @@ function unavailable(): { reason?: string; run?: ImageRun } {
 }
 
 const { reason: REASON, run: IMAGE_RUN } = unavailable();
-if (REASON) process.stderr.write(`${REASON}: skipping the container image suite\n`);
-// The repository forbids the literal skip call; index the property instead.
-const describeIfImage: jest.Describe = REASON ? describe['skip'] : describe;
+const describeIfImage = describeUnless(REASON, 'the container image suite (test/e2e/image.test.ts)');
 
 interface ImageInspection {
   Config: { User?: string; Entrypoint?: string[] | null; Cmd?: string[] | null; ExposedPorts?: Record<string, unknown> | null };

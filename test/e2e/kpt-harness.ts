@@ -68,18 +68,6 @@ const GIT_IDENTITY = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
-let kptAvailable: boolean | undefined;
-
-export function hasKpt(): boolean {
-  if (kptAvailable === undefined) {
-    const env = { ...process.env };
-    delete env.NODE_EXTRA_CA_CERTS;
-    const probe = spawnSync('kpt', ['version'], { encoding: 'utf8', env, timeout: 30_000 });
-    kptAvailable = probe.error === undefined && probe.status === 0;
-  }
-  return kptAvailable;
-}
-
 /** The message to fail with when the bundle is missing, or undefined when it is there. */
 export function missingDistMessage(): string | undefined {
   return existsSync(DIST_MAIN) ? undefined : `${DIST_MAIN} is missing: run \`npm run build\` first (\`npm test\` builds before running jest)`;

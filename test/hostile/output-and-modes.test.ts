@@ -9,6 +9,7 @@ import { chmodSync, closeSync, existsSync, openSync, readFileSync, statSync } fr
 import { join } from 'node:path';
 import { configMap } from '../pkg/trees';
 import { MAIN, sandboxPerTest, writeTextFiles, V1, V2 } from './hostile-repos';
+import { describeUnless } from '../skip-notice';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +32,7 @@ function onFullDisk(args: string[], full: 'stdout' | 'stderr'): Promise<{ code: 
   });
 }
 
-const describeIf = existsSync('/dev/full') ? describe : describe.skip;
+const describeIf = describeUnless(existsSync('/dev/full') ? undefined : 'this machine has no /dev/full', 'stdout and stderr on a full disk (test/hostile/output-and-modes.test.ts)');
 
 describeIf('issue 18 item 10: stdout and stderr on a full disk', () => {
   beforeEach(() => {

@@ -12,11 +12,10 @@ import { REPO_ROOT } from '../helpers';
 import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from './porch-repos';
 import { git } from '../pkg/git-repos';
+import { itUnless, kptAbsent } from '../skip-notice';
 
 const MAIN = join(REPO_ROOT, 'dist/main.js');
-const hasKpt = spawnSync('kpt', ['version']).status === 0;
-if (!hasKpt) console.log('kpt not on PATH: skipping the render cases of the sync command line');
-const withKpt = hasKpt ? it : it['skip'];
+const withKpt = itUnless(kptAbsent(), 'the render cases of the sync command line (test/sync/sync-cli.test.ts)');
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);

@@ -15,10 +15,9 @@ import { planSync, writePlan } from '../../src/sync/run';
 import { git } from '../pkg/git-repos';
 import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, GIT_ENV, publish, show, writeFleet } from './porch-repos';
+import { describeUnless, kptAbsent } from '../skip-notice';
 
-const hasKpt = spawnSync('kpt', ['version']).status === 0;
-if (!hasKpt) console.log('kpt not on PATH: skipping kpt pkg get and kpt pkg update of what sync publishes');
-const describeWithKpt = hasKpt ? describe : describe['skip'];
+const describeWithKpt = describeUnless(kptAbsent(), 'kpt pkg get and kpt pkg update of what sync publishes (test/sync/sync-kpt.test.ts)');
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
