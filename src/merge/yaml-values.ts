@@ -291,11 +291,10 @@ function sameCommentsBelow(a: Node, b: Node): boolean {
   return true;
 }
 
-/** A short, one-line rendering of a value for messages. */
+/** A value on one line, whole: messages shorten it (conflicts/to-results.ts), a result's field keeps it. */
 export function displayValue(node: Node | null | undefined): string {
   const shape = shapeOf(node);
   if (shape === 'absent') return '(absent)';
   if (shape === 'null') return 'null';
-  const text = stringify(node, { collectionStyle: 'flow', lineWidth: 0 }).trim();
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+  return stringify(node, { collectionStyle: 'flow', lineWidth: 0 }).trim();
 }

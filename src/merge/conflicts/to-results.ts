@@ -1,4 +1,5 @@
 /** The only place conflicts become text for users. */
+import { createHash } from 'node:crypto';
 import type { KrmResource } from '../../krm/resource';
 import type { Result } from '../../krm/results';
 import { formatPath } from '../path';
@@ -16,8 +17,17 @@ function whatHappened(conflict: MergeConflict): string {
   return `would hold two elements with ${field} ${value}: [${localKey}] from local and [${upstreamKey}] from upstream`;
 }
 
-/** A value as a message shows it: a whole list or map is cut short, the result's field holds it all. */
-const brief = (value: string): string => (value.length <= 32 ? value : `${value.slice(0, 29)}...`);
+/** The longest value a message shows whole, on its one line. */
+const SHOWN_VALUE_CHARS = 80;
+
+/**
+ * A value as a message shows it: whole, or for a long one its length and a digest, which tell two
+ * values apart as a cut-off start could not; the result's field holds the value itself.
+ */
+function brief(value: string): string {
+  if (value.length <= SHOWN_VALUE_CHARS && !value.includes('\n')) return value;
+  return `${value.length} characters sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)}`;
+}
 
 export type ConflictPolicy = 'upstream-wins' | 'error';
 
