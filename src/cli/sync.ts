@@ -5,7 +5,7 @@
 import { RenderError, renderWithKpt, type RenderSettings } from '../disk/kpt-render';
 import type { GitTimeouts } from '../git/run-git';
 import { InputError, readSyncInputs } from '../sync/inputs';
-import { planOutcome, planText, type SyncPlan } from '../sync/plan';
+import { diffSections, planOutcome, planText, type SyncPlan } from '../sync/plan';
 import { gitRemotes } from '../sync/remotes';
 import { RepositoryObjectError } from '../sync/repositories';
 import { planSync, writePlan, type WriteFailure } from '../sync/run';
@@ -63,7 +63,14 @@ function render(args: SyncArguments): ((tree: Parameters<typeof renderWithKpt>[0
 
 function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, string>, args: SyncArguments): void {
   for (const line of planText(plan, urls).trimEnd().split('\n')) report.line(1, line);
-  if (args.diff) for (const entry of plan.downstreams) if (entry.diff) report.text(1, entry.diff);
+  if (!args.diff) return;
+  for (const { heading, diffs } of diffSections(plan, urls)) {
+    report.line(1, heading);
+    for (const { line, diff } of diffs) {
+      report.line(1, line);
+      report.text(1, diff);
+    }
+  }
 }
 
 /** A line on a terminal's stderr, rewritten in place as the run goes; nothing when stderr is not a terminal. */

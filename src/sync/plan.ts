@@ -81,21 +81,45 @@ const COLUMN = 11;
 const continued = (text: string): string => text.replace(/\n+$/, '').replace(/\n/g, '\n        ');
 
 /** The plan as printed: one line per downstream, grouped by repository, then a totals line. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The plan's downstreams by repository, each under the line that names it, both in name order. */
+function byRepository(plan: SyncPlan, urls: ReadonlyMap<string, string>): [heading: string, entries: PlannedDownstream[]][] {
+  const groups = new Map<string, PlannedDownstream[]>();
+  for (const entry of plan.downstreams) (groups.get(entry.repository) ?? groups.set(entry.repository, []).get(entry.repository)!).push(entry);
+  return [...groups]
+    .sort(([a], [b]) => byText(a, b))
+    .map(([repository, entries]) => [repository ? `repository ${repository} (${urls.get(repository) ?? ''})` : 'no repository', entries.sort((a, b) => byText(a.pkg, b.pkg))]);
+}
+
+const entryLine = (entry: PlannedDownstream): string => {
+  const refs = entry.refs.length ? ` -> ${entry.refs.join(', ')}` : '';
+  return `  ${entry.action.padEnd(COLUMN)} ${entry.pkg}  ${continued(entry.detail)}${refs}`.trimEnd();
+};
+
 export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): string {
   const lines: string[] = [];
   for (const problem of plan.problems) lines.push(`${problem.severity}: ${continued(problem.message)}`);
-  const byRepository = new Map<string, PlannedDownstream[]>();
-  for (const entry of plan.downstreams) (byRepository.get(entry.repository) ?? byRepository.set(entry.repository, []).get(entry.repository)!).push(entry);
-  for (const [repository, entries] of [...byRepository].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    lines.push(repository ? `repository ${repository} (${urls.get(repository) ?? ''})` : 'no repository');
-    for (const entry of [...entries].sort((a, b) => (a.pkg < b.pkg ? -1 : a.pkg > b.pkg ? 1 : 0))) {
-      const refs = entry.refs.length ? ` -> ${entry.refs.join(', ')}` : '';
-      lines.push(`  ${entry.action.padEnd(COLUMN)} ${entry.pkg}  ${continued(entry.detail)}${refs}`.trimEnd());
+  for (const [heading, entries] of byRepository(plan, urls)) {
+    lines.push(heading);
+    for (const entry of entries) {
+      lines.push(entryLine(entry));
       for (const result of entry.results) if (result.severity !== 'info') lines.push(`      ${result.severity}: ${continued(result.message)}`);
     }
   }
   lines.push(totals(plan.downstreams));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `--diff`: each new revision's diff under the line of its repository and its plan entry, so two
+ * repositories' `app/Kptfile` diffs are told apart by more than their order. The lines are plan
+ * text, for the caller to print as it prints the plan; the diffs are git's.
+ */
+export function diffSections(plan: SyncPlan, urls: ReadonlyMap<string, string>): { heading: string; diffs: { line: string; diff: string }[] }[] {
+  return byRepository(plan, urls)
+    .map(([heading, entries]) => ({ heading, diffs: entries.filter((entry) => entry.diff).map((entry) => ({ line: entryLine(entry), diff: entry.diff! })) }))
+    .filter((section) => section.diffs.length > 0);
 }
 
 const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'restore', 'delete', 'orphan', 'deletion-proposed', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];

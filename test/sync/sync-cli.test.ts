@@ -122,6 +122,18 @@ describe('package-variant sync', () => {
   });
 });
 
+describe('--diff', () => {
+  it("puts each repository's diffs under its name and each package's under its plan entry (issue 30)", () => {
+    const diff = sync(['fleet.yaml', '--diff', '--no-render']);
+    expect(diff.code).toBe(4);
+    const headings = diff.stdout.split('\n').filter((line) => /^(repository |  create |diff --git a\/app\/Kptfile)/.test(line));
+    const entry = '  create      app  catalog/app v1 (catalog.app.v1) -> drafts/app/packagevariant-1';
+    const planPart = ['repository edge1 (./edge1.git)', entry, 'repository edge2 (./edge2.git)', entry];
+    const kptfileDiff = 'diff --git a/app/Kptfile b/app/Kptfile';
+    expect(headings).toEqual([...planPart, 'repository edge1 (./edge1.git)', entry, kptfileDiff, 'repository edge2 (./edge2.git)', entry, kptfileDiff]);
+  });
+});
+
 describe('--status-out', () => {
   it("writes Porch's conditions for a valid variant, an invalid one, a blocked one, and the set", () => {
     expect(sync(['fleet.yaml', '--no-render']).code).toBe(4);
