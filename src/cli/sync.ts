@@ -131,6 +131,8 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
   const dryRun = args.dryRun === true || args.diff === true;
   const progress = process.stderr.isTTY ? new Progress() : undefined;
   let code: number;
+  /** What the run did to the repositories, said again when stdout could not take the plan. */
+  let pushedText: string | undefined;
   try {
     if (args.statusOut) checkStatusFile(args.statusOut);
     const inputs = readSyncInputs(args.paths);
@@ -152,13 +154,17 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     code = { attention: SYNC_EXIT.attention, changes: SYNC_EXIT.changes, 'nothing-to-do': SYNC_EXIT.nothingToDo }[planOutcome(plan)];
     let failures: WriteFailure[] = [];
     if (dryRun) {
-      report.say(`dry run: nothing was pushed`);
+      pushedText = 'dry run: nothing was pushed';
+      report.say(pushedText);
     } else {
       failures = await writePlan(plan, remotes, progress?.event);
       progress?.done();
       for (const failure of failures) report.say(failure.message);
       const pushed = plan.writes.length - failures.length;
-      if (plan.writes.length > 0) report.say(`pushed ${pushed} of ${plan.writes.length} ${plan.writes.length === 1 ? 'repository' : 'repositories'}`);
+      if (plan.writes.length > 0) {
+        pushedText = `pushed ${pushed} of ${plan.writes.length} ${plan.writes.length === 1 ? 'repository' : 'repositories'}`;
+        report.say(pushedText);
+      }
       if (failures.length > 0) code = SYNC_EXIT.error;
     }
     // After the push, so that it says what the repositories hold (with --dry-run, what they would).
@@ -177,5 +183,9 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     }
     return SYNC_EXIT.error;
   }
-  return report.failed.size === 0 ? code : SYNC_EXIT.unreported;
+  if (report.failed.size === 0) return code;
+  const stdout = report.failed.get(1);
+  // stdout's failure is said on stderr, with what the run did; stderr's, only by the exit code.
+  if (stdout) report.say(`could not write to stdout (${stdout}): the plan printed is incomplete; ${pushedText ?? 'nothing needed pushing'}`);
+  return SYNC_EXIT.unreported;
 }

@@ -4,7 +4,7 @@
  * user's git identity on every commit.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -119,6 +119,20 @@ describe('package-variant sync', () => {
     expect(run.code).toBe(4);
     const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
     expect(show(repo('edge1'), `${draft}:app/cm.yaml`)).toContain('x: "rendered"');
+  });
+});
+
+describe('stdout that cannot be written', () => {
+  it('says so on stderr with what was pushed, and exits 3 (issue 30)', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const run = spawnSync(process.execPath, [MAIN, 'sync', 'fleet.yaml', '--no-render'], { cwd: dir, env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state') }, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+      expect(run.status).toBe(3);
+      expect(run.stderr.split('\n').filter(Boolean).at(-1)).toBe('package-variant sync: could not write to stdout (ENOSPC): the plan printed is incomplete; pushed 2 of 2 repositories');
+    } finally {
+      closeSync(full);
+    }
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/heads\/drafts\/app\/packagevariant-1/);
   });
 });
 
