@@ -75,7 +75,9 @@ Options:
                       Kubernetes Indexed Job or a CI matrix, cover the fleet with no coordinator
   --status-out FILE   write every PackageVariant and PackageVariantSet with the status Porch's
                       controllers would give it (Stalled, Ready, downstreamTargets) to FILE
-  --no-render         do not run kpt fn render on the revisions written (the plan says so)
+  --no-render         do not run kpt fn render on the revisions written (the plan says so);
+                      a render runs the pipeline's functions as containers: kpt uses docker, or
+                      podman with KPT_FN_RUNTIME=podman in the environment
   --allow-exec        let kpt fn render run the pipeline's exec functions
   --image-pull-policy P
                       kpt's image pull policy for the render: Always, IfNotPresent, Never

@@ -62,6 +62,15 @@ function readTree(root: string): PackageTree {
 /** kpt's last lines on failure: what went wrong, without the progress it prints before. */
 const lastLines = (text: string): string => text.trim().split('\n').slice(-8).join('\n');
 
+/**
+ * kpt runs functions with docker unless KPT_FN_RUNTIME says otherwise; a machine with podman and no
+ * docker meets kpt's "docker must be running" on its first render, which names neither.
+ */
+function runtimeHint(output: string, env: NodeJS.ProcessEnv): string {
+  if (!/docker must be running/.test(output) || env.KPT_FN_RUNTIME) return '';
+  return '\n(kpt runs functions with docker; with podman, set KPT_FN_RUNTIME=podman; or pass --no-render to write drafts unrendered)';
+}
+
 function runKpt(args: readonly string[], settings: RenderSettings, about: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('kpt', args, { env: settings.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -87,7 +96,7 @@ function runKpt(args: readonly string[], settings: RenderSettings, about: string
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new RenderError(`kpt fn render of ${about} failed:\n${lastLines(output)}`));
+      else reject(new RenderError(`kpt fn render of ${about} failed:\n${lastLines(output)}${runtimeHint(output, settings.env)}`));
     });
   });
 }

@@ -4,7 +4,7 @@
  * user's git identity on every commit.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -119,6 +119,22 @@ describe('package-variant sync', () => {
     expect(run.code).toBe(4);
     const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
     expect(show(repo('edge1'), `${draft}:app/cm.yaml`)).toContain('x: "rendered"');
+  });
+});
+
+describe('a render on a machine without docker', () => {
+  withKpt("names KPT_FN_RUNTIME beside kpt's 'docker must be running' (issue 30)", () => {
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app', 'pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-labels:v0.1\n    configMap: {a: b}\n'), 'cm.yaml': configMap('cm', { x: '1' }) });
+    writeFleet(dir, { workspace: 'v2' });
+    // kpt, git and node only: no docker, whatever this machine has.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['kpt', 'git', 'sh']) symlinkSync(spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim(), join(bin, tool));
+    const env = { PATH: bin, KPT_FN_RUNTIME: '' };
+    const run = sync(['fleet.yaml', '--dry-run'], env);
+    expect(run.code).toBe(5);
+    expect(run.stdout).toMatch(/docker must be running to use this command\n.*\n *\(kpt runs functions with docker; with podman, set KPT_FN_RUNTIME=podman; or pass --no-render to write drafts unrendered\)/);
+    expect(spawnSync(process.execPath, [MAIN, 'sync', '--help'], { encoding: 'utf8' }).stdout).toContain('KPT_FN_RUNTIME=podman');
   });
 });
 
