@@ -150,7 +150,12 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     });
     progress?.done();
     printPlan(report, plan, urls, args);
-    if (!renderer) report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
+    if (!renderer) {
+      report.say('--no-render: drafts are written as the mutations leave them; run kpt fn render on them before they deploy');
+      // A published revision is on the branch deployment tools read: unrendered, it deploys as it is.
+      const unrendered = plan.downstreams.filter((d) => d.refs.some((ref) => ref.startsWith('tag ')));
+      if (unrendered.length) report.line(1, `warning: --no-render: ${unrendered.map((d) => `${d.repository}/${d.pkg}`).join(', ')} published unrendered, on the branch that deploys`);
+    }
     code = { attention: SYNC_EXIT.attention, changes: SYNC_EXIT.changes, 'nothing-to-do': SYNC_EXIT.nothingToDo }[planOutcome(plan)];
     let failures: WriteFailure[] = [];
     if (dryRun) {

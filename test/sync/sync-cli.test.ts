@@ -70,6 +70,14 @@ describe('package-variant sync', () => {
     expect(allRefs()).toBe(after);
   });
 
+  it('warns in the plan of revisions --no-render publishes unrendered (issue 30)', () => {
+    const drafts = sync(['fleet.yaml', '--no-render']);
+    expect(drafts.stdout).not.toContain('warning: --no-render');
+    const published = sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']);
+    expect(published.code).toBe(4);
+    expect(published.stdout.split('\n')).toContain('warning: --no-render: edge1/app, edge2/app published unrendered, on the branch that deploys');
+  });
+
   it('exits 5 when a downstream is blocked, doing the others', () => {
     expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']).code).toBe(4);
     git(['--git-dir', repo('edge1'), 'branch', 'drafts/app/packagevariant-9', 'refs/tags/app/v1']);
