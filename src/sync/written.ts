@@ -46,6 +46,9 @@ export function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome
   );
 }
 
+/** Porch's lifecycles in the order a revision moves through them. */
+const LIFECYCLE_ORDER: readonly Lifecycle[] = ['draft', 'proposed', 'published'];
+
 /** The refs of a revision in the lifecycle asked for: a draft branch, or a proposal branch; published ones go through approval. */
 export function lifecycleRefs(d: DesiredDownstream, lifecycle: Lifecycle, workspace: string, tip: number | string, existing: RevisionState | undefined): RefUpdate[] {
   const draft = `refs/heads/${draftBranch(d.pkgpath, workspace)}`;
@@ -96,11 +99,13 @@ export function existingDraft(d: DesiredDownstream, existing: RevisionState, nam
   const commits = outcome.kind === 'commits' ? draftCommits(d, outcome, existing.commit, existing.workspace, offset) : [];
   const tip: number | string = commits.length ? offset + commits.length - 1 : existing.commit;
   const final = outcome.kind === 'commits' ? outcome.commits[outcome.commits.length - 1]!.tree : tree;
-  const moves = existing.lifecycle !== settings.lifecycle;
-  if (commits.length === 0 && !moves) return { entry: { ...entryOf(d, 'unchanged', `${existing.lifecycle} ${name}`, outcome.results), targets: [name] }, commits: [], updates: [] };
-  const updates = lifecycleRefs(d, settings.lifecycle, existing.workspace, tip, existing);
-  const action: Action = commits.length ? 'update' : settings.lifecycle === 'proposed' ? 'propose' : 'publish';
+  // --lifecycle only moves a revision forward, as Porch's lifecycle does: a proposal stays proposed
+  // under a run that asks for drafts (a scheduled plain sync must not withdraw what awaits approval).
+  const lifecycle = LIFECYCLE_ORDER.indexOf(settings.lifecycle) > LIFECYCLE_ORDER.indexOf(existing.lifecycle) ? settings.lifecycle : existing.lifecycle;
+  if (commits.length === 0 && lifecycle === existing.lifecycle) return { entry: { ...entryOf(d, 'unchanged', `${existing.lifecycle} ${name}`, outcome.results), targets: [name] }, commits: [], updates: [] };
+  const updates = lifecycleRefs(d, lifecycle, existing.workspace, tip, existing);
+  const action: Action = commits.length ? 'update' : lifecycle === 'proposed' ? 'propose' : 'publish';
   const entry = { ...entryOf(d, action, `${existing.lifecycle} ${name}`, outcome.results, updates.filter((u) => u.target !== null).map((u) => shortRef(u.ref))), targets: [name] };
   const withDiff = settings.diff && commits.length ? { ...entry, diff: diffOf(d, tree, final) } : entry;
-  return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace: existing.workspace, from: existing } } : {}) };
+  return { entry: withDiff, commits, updates, ...(lifecycle === 'published' ? { publish: { tip, tree: final, workspace: existing.workspace, from: existing } } : {}) };
 }

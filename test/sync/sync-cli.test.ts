@@ -78,6 +78,16 @@ describe('package-variant sync', () => {
     expect(published.stdout.split('\n')).toContain('warning: --no-render: edge1/app, edge2/app published unrendered, on the branch that deploys');
   });
 
+  it('leaves proposals proposed under a plain sync: --lifecycle only moves revisions forward (issue 30)', () => {
+    expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'proposed']).code).toBe(4);
+    const proposed = allRefs();
+    expect(proposed).toMatch(/refs\/heads\/proposed\/app\/packagevariant-1/);
+    const plain = sync(['fleet.yaml', '--no-render']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('  unchanged   app  proposed edge1.app.packagevariant-1\n');
+    expect(allRefs()).toBe(proposed);
+  });
+
   it('exits 5 when a downstream is blocked, doing the others', () => {
     expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']).code).toBe(4);
     git(['--git-dir', repo('edge1'), 'branch', 'drafts/app/packagevariant-9', 'refs/tags/app/v1']);
