@@ -9,7 +9,8 @@
  * - `orphan`: everything stays, and the claim goes: the package is written again without sync's
  *   ownership record (a new draft from its latest published revision, or a commit on its newest
  *   draft), so that another variant may adopt it.
- * Nothing is written without `--allow-delete` (`--approve-deletions` alone finishes deletions
+ * Only owners in the namespaces of the run's variants and sets are considered: two teams' fleets may
+ * share a repository. Nothing is written without `--allow-delete` (`--approve-deletions` alone finishes deletions
  * already proposed); the plan lists what would go. A variant that asks for its package again takes
  * back the proposal of its deletion.
  */
@@ -28,7 +29,16 @@ import { KPTFILE } from '../package/scopes';
 export interface DeletionSettings {
   readonly allowDelete: boolean;
   readonly approveDeletions: boolean;
+  /**
+   * The namespaces the run's PackageVariants and sets are in: the owners it speaks for. A package
+   * whose owner is in another namespace is another team's (their fleet, their runs), as a cluster's
+   * namespaces keep teams apart; it is left alone and not listed.
+   */
+  readonly namespaces: ReadonlySet<string>;
 }
+
+/** The namespace of an owner as ownerOf writes it (`<kind>/<namespace>/<name>`); undefined for any other text. */
+const ownerNamespace = (owner: string): string | undefined => /^PackageVariant(?:Set)?\/([^/]+)\/[^/]+$/.exec(owner)?.[1];
 
 export interface DeletionWork {
   readonly entries: PlannedDownstream[];
@@ -72,7 +82,7 @@ export async function planDeletions(
   let branchTip = tip;
   for (const [pkgpath, state] of [...states].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const owner = recordedOwner(state);
-    if (owner === undefined || wanted.get(pkgpath) === owner) continue;
+    if (owner === undefined || wanted.get(pkgpath) === owner || !settings.namespaces.has(ownerNamespace(owner) ?? '')) continue;
     const newest = unpublished(state)[0] ?? latestPublished(state);
     const policy = newest?.kptfile?.deletionPolicy ?? 'delete';
     const entry = (action: Action, detail: string, refs: string[] = []): PlannedDownstream => ({ repository: repository.name, pkg: packageOf(repository, pkgpath), variant: owner, action, detail, refs, results: [] });

@@ -13,7 +13,7 @@ import { approvalMessage, annotatedMessage } from './porch-commits';
 import { packageRevisionName, publishedTag } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates } from './repository-state';
-import { readRepositories, repositoryKey, type SyncRepository } from './repositories';
+import { namespaceOf, readRepositories, repositoryKey, type SyncRepository } from './repositories';
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
@@ -95,6 +95,7 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   const asEntry = (action: Action) => (v: InvalidVariant): PlannedDownstream => ({ repository: v.repository, pkg: v.pkg, variant: v.label, action, detail: v.results[0]?.message ?? '', refs: [], results: v.results.slice(1) });
   const invalidEntries = [...desired.invalid.map(asEntry('invalid')), ...clashes.map(asEntry('conflict'))].filter((e) => inShard(namespaceOfLabel(e.variant), e.repository));
   const candidates = inputs.objects.map((input) => input.object);
+  const namespaces = new Set([...inputs.variants, ...inputs.variantSets].map((input) => namespaceOf(input.object)));
   const byRepository = new Map<string, DesiredDownstream[]>();
   for (const d of unique) {
     const key = repositoryKey(d.repository.namespace, d.repository.name);
@@ -107,7 +108,7 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name));
   const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, async (repository) => {
     const group = byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [];
-    const done = await planRepository(repository, group, { ...settings, candidates }, opened);
+    const done = await planRepository(repository, group, { ...settings, candidates, namespaces }, opened);
     settings.progress?.('planned', group.length);
     return done;
   });
@@ -176,7 +177,7 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     repository,
     states,
     new Map(group.map((d) => [d.pkgpath, d.owner])),
-    { allowDelete: settings.allowDelete === true, approveDeletions: settings.approveDeletions === true },
+    { allowDelete: settings.allowDelete === true, approveDeletions: settings.approveDeletions === true, namespaces: settings.namespaces },
     (commit, pkgpath) => own.tree({ commit, directory: pkgpath }),
     head,
     branchTip,

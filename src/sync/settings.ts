@@ -39,4 +39,6 @@ export class RepositoryAccessError extends Error {}
 /** Settings with what every downstream's mutations read: the objects standing in for the cluster. */
 export interface PlanSettings extends SyncSettings {
   readonly candidates: readonly ConfigObject[];
+  /** The namespaces of the run's PackageVariants and sets: the owners whose packages it may delete. */
+  readonly namespaces: ReadonlySet<string>;
 }

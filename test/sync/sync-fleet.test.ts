@@ -156,6 +156,39 @@ describe('deletion', () => {
   });
 });
 
+describe('two teams sharing a deployment repository', () => {
+  /** Team B's fleet: its own Repository objects and variants, in its own namespace, on the same repositories. */
+  const teamB = (packages: string[]) => {
+    const file = join(dir, 'team-b.yaml');
+    const repository = (name: string) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: ${name}\n  namespace: team-b\nspec:\n  type: git\n  git:\n    repo: ./${name}.git\n`;
+    const variant = (pkg: string) => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: ${pkg}\n  namespace: team-b\nspec:\n  upstream: {repo: catalog, package: app, workspaceName: v1}\n  downstream: {repo: edge1, package: ${pkg}}\n`;
+    writeFileSync(file, [repository('catalog'), repository('edge1'), ...packages.map(variant)].join('---\n'));
+    return readSyncInputs([file]);
+  };
+
+  it("each team's run considers for deletion only the packages of owners in its own namespaces (issue 30)", async () => {
+    await sync({ lifecycle: 'published' });
+    const made = await planSync(teamB(['tools', 'extra']), settings({ lifecycle: 'published' }));
+    expect(await writePlan(made.plan, made.remotes)).toEqual([]);
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/tags\/tools\/v1[\s\S]*refs\/tags\/extra\/v1|refs\/tags\/extra\/v1[\s\S]*refs\/tags\/tools\/v1/);
+
+    // Team A's run sees team B's packages and leaves them out of its plan.
+    const teamA = await planSync(fleet(), settings({ allowDelete: true }));
+    expect(rows(teamA.plan.downstreams)).toEqual([
+      ['edge1', 'unchanged'],
+      ['edge2', 'unchanged'],
+    ]);
+    expect(teamA.plan.writes).toEqual([]);
+
+    // Team B dropping a variant of its own still deletes that one package, and only it.
+    const dropped = await planSync(teamB(['tools']), settings({ allowDelete: true }));
+    expect(dropped.plan.downstreams.map((d) => [d.repository, d.pkg, d.action, d.variant])).toEqual([
+      ['edge1', 'tools', 'unchanged', 'PackageVariant team-b/tools'],
+      ['edge1', 'extra', 'delete', 'PackageVariant/team-b/extra'],
+    ]);
+  });
+});
+
 describe('identity is the downstream repository and package', () => {
   it('a set whose target is written another way keeps its downstreams as they are', async () => {
     await sync({ lifecycle: 'published' });
