@@ -77,6 +77,11 @@ export interface UpstreamRecord {
   readonly lock: { readonly repo: string; readonly directory: string; readonly ref: string; readonly commit: string };
   /** `upstream.updateStrategy`, when one was asked for. */
   readonly strategy?: MergeStrategy;
+  /**
+   * `upstream.git` replaced whole, as Porch's upgrade writes it from the new upstream; without it
+   * only the ref moves, as `kpt pkg update` leaves the repository and directory as they are.
+   */
+  readonly upstream?: { readonly repo: string; readonly directory: string; readonly ref: string };
 }
 
 /** What a caller that reads packages itself (the update command) knows beyond the items. */
@@ -100,7 +105,8 @@ export interface MergeReport {
 function recordFromGit(kptfile: KrmResource | undefined, record: UpstreamRecord | undefined): Result[] {
   if (!record) return [];
   if (!kptfile) throw new FunctionError(errorResult('the new upstream version is recorded in the Kptfile, but the package has none at its root'));
-  kptfile.setIn(['upstream', 'git', 'ref'], record.ref);
+  if (record.upstream) kptfile.setIn(['upstream', 'git'], { ...record.upstream });
+  else kptfile.setIn(['upstream', 'git', 'ref'], record.ref);
   if (record.strategy) kptfile.setIn(['upstream', 'updateStrategy'], record.strategy);
   kptfile.setIn(['upstreamLock'], { type: 'git', git: { ...record.lock } });
   return [{ message: `recorded the new upstream ref ${record.ref}, commit ${record.lock.commit} in the Kptfile`, severity: 'info', resourceRef: kptfile.ref(), ...(kptfile.fileRef() ? { file: kptfile.fileRef()! } : {}) }];

@@ -130,7 +130,9 @@ export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations
       key,
       updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
         strategy: 'resource-merge',
-        record: { ref: lock.ref, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
+        // Porch's upgrade writes upstream and upstreamLock both from the new upstream: a package adopted
+        // from `kpt pkg get` keeps no second spelling of where it comes from.
+        record: { ref: lock.ref, upstream: { repo: lock.repo, directory: lock.directory, ref: lock.ref }, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
       }),
     );
   }

@@ -9,6 +9,7 @@
  *   to clone it).
  * `<path>` includes the Repository's directory.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { withoutCredentials } from '../git/remote-url';
 import type { UpstreamLock } from './clone';
 import type { CommitAnnotation } from './porch-commits';
@@ -91,12 +92,16 @@ export function resolveUpstream(spec: UpstreamSpec, repository: SyncRepository, 
  * another directory), and without the credentials an http(s) URL may carry, which git's credential
  * helpers hold instead: the Kptfile is committed to every downstream.
  */
-export function lockRepository(url: string): string {
-  const remote = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.toLowerCase().startsWith('file://');
-  const scp = !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && /^[^/]+:/.test(url);
+export function lockRepository(url: string, base: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+  const remote = scheme && !url.toLowerCase().startsWith('file://');
+  const scp = !scheme && /^[^/]+:/.test(url);
+  // A path relative to the fleet file means nothing in a clone of the downstream: recorded from the
+  // root, as `kpt pkg get` of a path records it, so that `kpt pkg update` finds it.
+  if (!scheme && !scp && !isAbsolute(url)) return resolve(base, url);
   const plain = url.replace(/^(https?:\/\/)[^/@]+@/i, '$1');
   return (remote || scp) && !plain.endsWith('.git') ? `${plain}.git` : plain;
 }
 
 /** What a downstream's Kptfile records of its upstream revision (`upstream` and `upstreamLock`). */
-export const lockOf = (upstream: UpstreamRevision): UpstreamLock => ({ repo: lockRepository(upstream.repository.url), directory: upstream.pkgpath, ref: upstream.ref, commit: upstream.commit });
+export const lockOf = (upstream: UpstreamRevision): UpstreamLock => ({ repo: lockRepository(upstream.repository.url, upstream.repository.base), directory: upstream.pkgpath, ref: upstream.ref, commit: upstream.commit });

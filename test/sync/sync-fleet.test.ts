@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planOutcome, type PlannedDownstream } from '../../src/sync/plan';
 import { planSync, writePlan } from '../../src/sync/run';
@@ -45,9 +46,9 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('adoption', () => {
-  const handMade = (region: string) =>
+  const handMade = (region: string, kptfileFields = '') =>
     publish(repo('edge1'), 'app', 1, {
-      Kptfile: kptfile('app'),
+      Kptfile: kptfile('app', kptfileFields),
       'cm.yaml': configMap('cm', { x: 'by hand' }),
       'package-context.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: app\n  region: ${region}\n`,
     });
@@ -85,6 +86,22 @@ describe('adoption', () => {
     const kptfileText = show(repo('edge1'), `${draft}:app/Kptfile`);
     expect(kptfileText).toContain('package-variant.github.io/owner: PackageVariantSet/default/fleet');
     expect(git(['--git-dir', repo('edge1'), 'diff', 'refs/tags/app/v1', draft, '--stat'])).toMatch(/app\/Kptfile \| 3 \+\+\+\n 1 file changed, 3 insertions/);
+  });
+
+  it('an adopted package fetched with kpt pkg get records its upstream in one spelling after an upgrade (issue 30)', async () => {
+    const v1 = git(['--git-dir', repo('catalog'), 'rev-parse', 'refs/tags/app/v1^{commit}']);
+    // As `kpt pkg get file://.../catalog.git/app@app/v1` records it: the repository without .git, the directory with a slash.
+    const fetched = `upstream:\n  type: git\n  git:\n    repo: file://${dir}/catalog\n    directory: /app\n    ref: app/v1\n  updateStrategy: resource-merge\nupstreamLock:\n  type: git\n  git:\n    repo: file://${dir}/catalog\n    directory: /app\n    ref: app/v1\n    commit: ${v1}\n`;
+    handMade('eu', fetched);
+    publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
+    const plan = await sync({}, { workspace: 'v2', template: '      adoptionPolicy: adoptExisting\n' });
+    expect(plan.downstreams.find((d) => d.repository === 'edge1')).toMatchObject({ action: 'upgrade' });
+    const draft = /drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    const written = parse(show(repo('edge1'), `${draft}:app/Kptfile`)) as { upstream: { git: Record<string, string> }; upstreamLock: { git: Record<string, string> } };
+    const { commit, ...lock } = written.upstreamLock.git;
+    expect(commit).toBe(git(['--git-dir', repo('catalog'), 'rev-parse', 'refs/tags/app/v2^{commit}']));
+    expect(lock).toMatchObject({ directory: 'app', ref: 'app/v2' });
+    expect(written.upstream.git).toEqual(lock);
   });
 
   it('never adopts a package another variant owns', async () => {

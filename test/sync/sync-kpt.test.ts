@@ -71,4 +71,13 @@ describeWithKpt('kpt reads what sync publishes', () => {
     expect(readFileSync(join(work, 'app/cm.yaml'), 'utf8')).toContain('x: "2"');
     expect(readFileSync(join(work, 'app/Kptfile'), 'utf8')).toMatch(/upstreamLock:\n  type: git\n  git:\n(.*\n)*    ref: app\/v2\n/);
   });
+
+  it('kpt pkg update works in any clone of the deployment repository: a relative upstream path is recorded from the root (issue 30)', () => {
+    publish(repo('catalog'), 'app', 3, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '3' }) });
+    const clone = join(dir, 'elsewhere', 'edge1');
+    git(['clone', '-q', repo('edge1'), clone]);
+    expect(readFileSync(join(clone, 'app/Kptfile'), 'utf8')).toContain(`    repo: ${repo('catalog')}\n`);
+    kpt(['pkg', 'update', 'app@app/v3'], clone);
+    expect(readFileSync(join(clone, 'app/cm.yaml'), 'utf8')).toContain('x: "3"');
+  });
 });

@@ -51,10 +51,13 @@ describe('resolveUpstream', () => {
 
 describe('the upstream a downstream Kptfile records', () => {
   it('adds .git to a remote URL as Porch does, keeps a local path, and leaves an http URL credentials out', () => {
-    expect(lockRepository('https://github.com/org/catalog')).toBe('https://github.com/org/catalog.git');
-    expect(lockRepository('https://me:s3cret@git.example.com/catalog.git')).toBe('https://git.example.com/catalog.git');
-    expect(lockRepository('git@github.com:org/catalog')).toBe('git@github.com:org/catalog.git');
-    expect(lockRepository('/srv/git/catalog')).toBe('/srv/git/catalog');
-    expect(lockRepository('file:///srv/git/catalog')).toBe('file:///srv/git/catalog');
+    expect(lockRepository('https://github.com/org/catalog', '/fleet')).toBe('https://github.com/org/catalog.git');
+    expect(lockRepository('https://me:s3cret@git.example.com/catalog.git', '/fleet')).toBe('https://git.example.com/catalog.git');
+    expect(lockRepository('git@github.com:org/catalog', '/fleet')).toBe('git@github.com:org/catalog.git');
+    expect(lockRepository('/srv/git/catalog', '/fleet')).toBe('/srv/git/catalog');
+    expect(lockRepository('file:///srv/git/catalog', '/fleet')).toBe('file:///srv/git/catalog');
+    // Relative to the fleet file, recorded from the root: a clone of the downstream can fetch it (issue 30).
+    expect(lockRepository('../git/catalog.git', '/srv/fleet')).toBe('/srv/git/catalog.git');
+    expect(lockRepository('./catalog.git', '/srv/fleet')).toBe('/srv/fleet/catalog.git');
   });
 });
