@@ -43,6 +43,8 @@ export interface PlannedDownstream {
   readonly results: readonly Result[];
   /** With --diff: the new revision against what it derives from, paths relative to the repository. */
   readonly diff?: string;
+  /** With --diff, for an approval that replaces changes made on the branch: the branch's package against the published one. */
+  readonly branchDiff?: { readonly branch: string; readonly diff: string };
   /** The PackageRevisions (Porch's names) that stand for the downstream after the run: Porch's `status.downstreamTargets`. */
   readonly targets?: readonly string[];
   /** The variant is one Porch would stall (its upstream revision cannot be found). */
@@ -118,7 +120,13 @@ export function planText(plan: SyncPlan, urls: ReadonlyMap<string, string>): str
  */
 export function diffSections(plan: SyncPlan, urls: ReadonlyMap<string, string>): { heading: string; diffs: { line: string; diff: string }[] }[] {
   return byRepository(plan, urls)
-    .map(([heading, entries]) => ({ heading, diffs: entries.filter((entry) => entry.diff).map((entry) => ({ line: entryLine(entry), diff: entry.diff! })) }))
+    .map(([heading, entries]) => ({
+      heading,
+      diffs: entries.flatMap((entry) => [
+        ...(entry.diff ? [{ line: entryLine(entry), diff: entry.diff }] : []),
+        ...(entry.branchDiff ? [{ line: `  ${entry.pkg}: what publishing replaces on ${entry.branchDiff.branch}`, diff: entry.branchDiff.diff }] : []),
+      ]),
+    }))
     .filter((section) => section.diffs.length > 0);
 }
 

@@ -18,7 +18,11 @@ import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
 import { RepositoryAccessError, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
-import { entryOf, packageCommit, type Written } from './written';
+import { diffOf, entryOf, packageCommit, type Written } from './written';
+import { latestPublished, type PackageState } from './state';
+import { planIsEmpty, planUpdate } from '../disk/plan';
+import type { PackageTree } from '../package/tree';
+import type { Result } from '../krm/results';
 import { resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamSpec } from './upstream';
 
 /** The PackageRevision objects of a set's upstream package, for its `upstream` CEL variable, as Porch would list them. */
@@ -170,8 +174,9 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     commits.push(packageCommit(d.pkgpath, publish.tree, message, [branchTip, publish.tip]));
     branchTip = commits.length - 1;
     updates.push({ ref: `refs/tags/${publishedTag(d.pkgpath, revision)}`, expected: undefined, target: branchTip });
-    const entry = entries.find((e) => e.variant === d.label)!;
-    (entry.refs as string[]).push(repository.branch, `tag ${publishedTag(d.pkgpath, revision)}`);
+    const at = entries.findIndex((e) => e.variant === d.label);
+    const entry = await withBranchEdits(entries[at]!, d, repository, state, head, publish.tree, settings, own);
+    entries[at] = { ...entry, refs: [...entry.refs, repository.branch, `tag ${publishedTag(d.pkgpath, revision)}`] };
   }
   const deletions = await planDeletions(
     repository,
@@ -190,6 +195,23 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   if (branchTip !== head) updates.push({ ref: `refs/heads/${repository.branch}`, expected: head, target: branchTip });
   if (updates.length === 0) return { entries };
   return { entries, write: { repository: repositoryKey(repository.namespace, repository.name), url: repository.url, commits, updates } };
+}
+
+/**
+ * An approval replaces the package's directory on the branch with the published revision, as
+ * Porch's does. Where commits on the branch changed that directory since the package's latest
+ * revision (a hotfix made there by hand), those changes go: the plan warns, and --diff shows them.
+ */
+async function withBranchEdits(entry: PlannedDownstream, d: DesiredDownstream, repository: SyncRepository, state: PackageState | undefined, head: string, published: PackageTree, settings: PlanSettings, own: Opened): Promise<PlannedDownstream> {
+  const latest = state && latestPublished(state);
+  if (!state?.branch || !latest) return entry;
+  const [onBranch, revision] = await Promise.all([own.tree({ commit: head, directory: d.pkgpath }), own.tree({ commit: latest.commit, directory: d.pkgpath })]);
+  if (planIsEmpty(planUpdate('', revision, onBranch))) return entry;
+  const warning: Result = {
+    message: `${d.pkgpath} on ${repository.branch} differs from its latest revision ${publishedTag(d.pkgpath, latest.revision)} (changed there outside its revisions): publishing replaces those changes${settings.diff ? '' : ' (--diff shows them)'}`,
+    severity: 'warning',
+  };
+  return { ...entry, results: [...entry.results, warning], ...(settings.diff ? { branchDiff: { branch: repository.branch, diff: diffOf(d, onBranch, published) } } : {}) };
 }
 
 /** A problem of a repository that no downstream of this run's stands for: one it was to look at for packages to delete. */

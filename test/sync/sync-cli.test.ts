@@ -182,6 +182,28 @@ describe('--diff', () => {
   });
 });
 
+describe('a hotfix on the branch', () => {
+  it('is warned about when publishing would replace it, and --diff shows what goes (issue 30)', () => {
+    expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']).code).toBe(4);
+    // A person fixes the deployed package on main by hand.
+    const work = join(dir, 'hotfix');
+    git(['clone', '-q', repo('edge1'), work]);
+    writeFileSync(join(work, 'app', 'cm.yaml'), readFileSync(join(work, 'app', 'cm.yaml'), 'utf8').replace('x: "1"', 'x: "7"'));
+    git(['commit', '-qam', 'hotfix: x is 7'], work);
+    git(['push', '-q', 'origin', 'main'], work);
+    const fleetFile = writeFleet(dir);
+    writeFileSync(fleetFile, readFileSync(fleetFile, 'utf8').replace('region: eu', 'region: us'));
+    const warning = 'warning: app on main differs from its latest revision app/v1 (changed there outside its revisions): publishing replaces those changes';
+    const diff = sync(['fleet.yaml', '--no-render', '--lifecycle', 'published', '--diff']);
+    expect(diff.stdout).toContain(`      ${warning}\n`);
+    expect(diff.stdout).toMatch(/\n  app: what publishing replaces on main\ndiff --git a\/app\/cm.yaml b\/app\/cm.yaml\n(.*\n)*-  x: "7"\n\+  x: "1"\n/);
+    // edge2 had no hotfix: no warning for it.
+    expect(diff.stdout.split('repository edge2')[1]).not.toContain('differs from its latest revision');
+    const published = sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']);
+    expect(published.stdout).toContain(`      ${warning} (--diff shows them)\n`);
+  });
+});
+
 describe('--status-out', () => {
   it("writes Porch's conditions for a valid variant, an invalid one, a blocked one, and the set", () => {
     expect(sync(['fleet.yaml', '--no-render']).code).toBe(4);
