@@ -16,6 +16,8 @@ export interface SyncRepository {
   /** `spec.git.directory` without slashes at either end; '' for the whole repository. */
   readonly directory: string;
   readonly deployment: boolean;
+  /** `spec.git.createBranch`: Porch makes a missing branch; sync says it does not. */
+  readonly createBranch: boolean;
   readonly where: string;
   /** The directory a relative `spec.git.repo` is taken from: the one of the file it was read from. */
   readonly base: string;
@@ -32,7 +34,7 @@ export const namespaceOf = (object: { metadata: { namespace?: string } }): strin
 export const repositoryKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 function readRepository({ object, where, file }: InputObject): SyncRepository {
-  const spec = (object.spec ?? {}) as { type?: string; deployment?: boolean; git?: { repo?: string; branch?: string; directory?: string } };
+  const spec = (object.spec ?? {}) as { type?: string; deployment?: boolean; git?: { repo?: string; branch?: string; directory?: string; createBranch?: boolean } };
   const name = object.metadata.name;
   const at = `Repository ${name} (${where})`;
   if (spec.type === 'oci' || (!spec.git && spec.type !== 'git')) throw new RepositoryObjectError(`${at}: sync works on git repositories; spec.git is missing`);
@@ -51,6 +53,7 @@ function readRepository({ object, where, file }: InputObject): SyncRepository {
     branch,
     directory,
     deployment: spec.deployment === true,
+    createBranch: git.createBranch === true,
     where,
     base: dirname(resolve(file)),
   };

@@ -143,7 +143,7 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   }
   const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.map((d) => d.pkgpath)));
   if (!head) {
-    const missing = `Repository ${repository.name} has no branch ${repository.branch} in ${withoutCredentials(repository.url)}; create it first`;
+    const missing = `Repository ${repository.name} has no branch ${repository.branch} in ${withoutCredentials(repository.url)}; create it first${repository.createBranch ? ' (sync does not act on spec.git.createBranch: push a first commit to the branch)' : ''}`;
     return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', missing)) : [repositoryEntry(repository, missing)] };
   }
   const entries: PlannedDownstream[] = [];

@@ -173,6 +173,20 @@ describe('deletion', () => {
   });
 });
 
+describe('a Repository whose branch is missing', () => {
+  it('is not created for spec.git.createBranch: its downstreams are invalid, naming the branch and the field (issue 30)', async () => {
+    const release = (text: string) => text.replace('    repo: ./edge1.git\n', '    repo: ./edge1.git\n    branch: release\n    createBranch: true\n');
+    const before = refsOf(repo('edge1'));
+    const plan = await sync({}, {}, release);
+    expect(plan.downstreams.find((d) => d.repository === 'edge1')).toMatchObject({
+      action: 'invalid',
+      detail: expect.stringMatching(/^Repository edge1 has no branch release in .*; create it first \(sync does not act on spec\.git\.createBranch: push a first commit to the branch\)$/),
+    });
+    expect(plan.downstreams.find((d) => d.repository === 'edge2')).toMatchObject({ action: 'create' });
+    expect(refsOf(repo('edge1'))).toBe(before);
+  });
+});
+
 describe('two teams sharing a deployment repository', () => {
   /** Team B's fleet: its own Repository objects and variants, in its own namespace, on the same repositories. */
   const teamB = (packages: string[]) => {

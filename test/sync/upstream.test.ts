@@ -3,7 +3,7 @@ import { annotatedMessage, readAnnotations } from '../../src/sync/porch-commits'
 import type { SyncRepository } from '../../src/sync/repositories';
 import { lockRepository, resolveUpstream, type TagListing } from '../../src/sync/upstream';
 
-const CATALOG: SyncRepository = { name: 'catalog', namespace: 'default', labels: {}, url: '/git/catalog.git', branch: 'main', directory: 'pkgs', deployment: false, where: 'repos.yaml', base: '/' };
+const CATALOG: SyncRepository = { name: 'catalog', namespace: 'default', labels: {}, url: '/git/catalog.git', branch: 'main', directory: 'pkgs', deployment: false, createBranch: false, where: 'repos.yaml', base: '/' };
 const sha = (c: string) => c.repeat(40);
 const approval = (ws: string, n: number) => annotatedMessage(`Approving package revision pkgs/app/${n}`, { package: 'pkgs/app', workspaceName: ws, revision: String(n) });
 
