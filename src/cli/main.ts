@@ -5,7 +5,8 @@ import { errorResult } from '../krm/results';
 import { streamKrmFunction } from '../krm/run';
 import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
 import { checkSyncArguments, runSyncCommand, type SyncArguments } from './sync';
-import { SYNC_USAGE, UPDATE_USAGE, USAGE, VERSION } from './usage';
+import { checkRpkgArguments, runRpkgCommand, type RpkgArguments } from './rpkg';
+import { RPKG_USAGE, SYNC_USAGE, UPDATE_USAGE, USAGE, VERSION } from './usage';
 
 /** A short error and where help is, as git and kpt answer a wrong command line. */
 function usageError(message: string, command = ''): number {
@@ -93,6 +94,10 @@ function runSync(args: readonly string[]): number | Promise<number> {
       const value = inline ?? args[(i += 1)];
       if (value === undefined) return usageError(`${flag} needs a value`, 'sync');
       options[key] = value;
+    } else if (flag === '--only') {
+      const value = inline ?? args[(i += 1)];
+      if (value === undefined) return usageError('--only needs a value', 'sync');
+      (options.only ??= []).push(value);
     } else if (arg === '--') {
       options.paths.push(...args.slice(i + 1));
       break;
@@ -107,13 +112,43 @@ function runSync(args: readonly string[]): number | Promise<number> {
   return runSyncCommand(options);
 }
 
+function runRpkg(args: readonly string[]): number | Promise<number> {
+  const options: RpkgArguments = { verb: '', names: [], paths: [] };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (isHelp(arg)) {
+      writeAll(1, RPKG_USAGE);
+      return 0;
+    } else if (arg === '--all' || arg === '--dry-run' || arg === '--diff') {
+      options[arg === '--all' ? 'all' : arg === '--dry-run' ? 'dryRun' : 'diff'] = true;
+    } else if (flag === '-f' || flag === '--filename' || flag === '--git-timeout' || flag === '--git-stall-timeout') {
+      const value = inline ?? args[(i += 1)];
+      if (value === undefined) return usageError(`${flag} needs a value`, 'rpkg');
+      if (flag === '-f' || flag === '--filename') options.paths.push(value);
+      else options[flag === '--git-timeout' ? 'gitTimeout' : 'gitStallTimeout'] = value;
+    } else if (arg.startsWith('-')) {
+      return usageError(`unknown flag ${arg}`, 'rpkg');
+    } else if (options.verb === '') {
+      options.verb = arg;
+    } else {
+      options.names.push(arg);
+    }
+  }
+  const problem = checkRpkgArguments(options);
+  if (problem) return usageError(problem, 'rpkg');
+  return runRpkgCommand(options);
+}
+
 /** Runs the command line; `stdin` is the input already read (the entry point reads it first). */
 export function main(argv: readonly string[], stdin: () => FunctionInput = readStdin): number | Promise<number> {
   const [first] = argv;
   if (first === 'update') return runUpdate(argv.slice(1));
   if (first === 'sync') return runSync(argv.slice(1));
+  if (first === 'rpkg') return runRpkg(argv.slice(1));
   if (first === 'help' && argv[1] === 'update') return runUpdate(['--help']);
   if (first === 'help' && argv[1] === 'sync') return runSync(['--help']);
+  if (first === 'help' && argv[1] === 'rpkg') return runRpkg(['--help']);
   if (first === 'help' || (first !== undefined && isHelp(first))) {
     writeAll(1, USAGE);
     return 0;

@@ -7,6 +7,7 @@ import type { GitTimeouts } from '../git/run-git';
 import { InputError, readSyncInputs } from '../sync/inputs';
 import { diffSections, planOutcome, planText, type SyncPlan } from '../sync/plan';
 import { gitRemotes } from '../sync/remotes';
+import type { DownstreamSelector } from '../sync/settings';
 import { RepositoryObjectError } from '../sync/repositories';
 import { planSync, writePlan, type WriteFailure } from '../sync/run';
 import type { Lifecycle } from '../sync/state';
@@ -34,6 +35,16 @@ export interface SyncArguments {
   statusOut?: string;
   /** `I/N`: only the downstream repositories of shard I of N. */
   shard?: string;
+  /** `REPOSITORY[/PACKAGE]`, each: only these downstreams. */
+  only?: string[];
+}
+
+/** `--only REPOSITORY[/PACKAGE]`; undefined when it is not one. */
+function readOnly(text: string): DownstreamSelector | undefined {
+  const slash = text.indexOf('/');
+  const [repository, pkg] = slash < 0 ? [text, undefined] : [text.slice(0, slash), text.slice(slash + 1)];
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(repository) || pkg === '') return undefined;
+  return pkg === undefined ? { repository } : { repository, pkg };
 }
 
 const LIFECYCLES: readonly string[] = ['draft', 'proposed', 'published'];
@@ -50,6 +61,8 @@ export function checkSyncArguments(args: SyncArguments): string | undefined {
   if (args.lifecycle !== undefined && !LIFECYCLES.includes(args.lifecycle)) return `--lifecycle must be one of ${LIFECYCLES.join(', ')}, not "${args.lifecycle}"`;
   if (args.imagePullPolicy !== undefined && !PULL_POLICIES.includes(args.imagePullPolicy)) return `--image-pull-policy must be one of ${PULL_POLICIES.join(', ')}, not "${args.imagePullPolicy}"`;
   if (args.noRender && (args.allowExec || args.imagePullPolicy !== undefined)) return '--allow-exec and --image-pull-policy go with a render; they mean nothing with --no-render';
+  const badOnly = args.only?.find((text) => !readOnly(text));
+  if (badOnly !== undefined) return `--only takes a Repository's name, or a Repository and a package (edge1/app), not "${badOnly}"`;
   if (args.shard !== undefined && !readShard(args.shard)) return `--shard must be I/N, a shard index from 0 to N-1 and the number of shards (as JOB_COMPLETION_INDEX of a Job with N completions), not "${args.shard}"`;
   const timeouts = gitTimeouts(args, process.env);
   return typeof timeouts === 'string' ? timeouts : undefined;
@@ -61,7 +74,8 @@ function render(args: SyncArguments): ((tree: Parameters<typeof renderWithKpt>[0
   return (tree, about) => renderWithKpt(tree, settings, about);
 }
 
-function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, string>, args: SyncArguments): void {
+/** The plan, and with `--diff` each new revision's diff under its repository and entry. */
+export function printPlan(report: Report, plan: SyncPlan, urls: ReadonlyMap<string, string>, args: { readonly diff?: boolean }): void {
   for (const line of planText(plan, urls).trimEnd().split('\n')) report.line(1, line);
   if (!args.diff) return;
   for (const { heading, diffs } of diffSections(plan, urls)) {
@@ -145,6 +159,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       approveDeletions: args.approveDeletions === true,
       adoptNow: args.adoptNow === true,
       ...(args.shard ? { shard: readShard(args.shard)! } : {}),
+      ...(args.only?.length ? { only: args.only.map((text) => readOnly(text)!) } : {}),
       ...(progress ? { progress: progress.event } : {}),
       open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
     });

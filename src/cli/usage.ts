@@ -50,7 +50,7 @@ could not be written).
 export const SYNC_USAGE = `Usage:
   package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
                                [--allow-delete] [--approve-deletions] [--adopt-now] [--status-out FILE]
-                               [--shard I/N]
+                               [--shard I/N] [--only REPOSITORY[/PACKAGE]]...
                                [--no-render | --allow-exec --image-pull-policy P]
       Create, upgrade and edit the downstream packages that Porch's PackageVariants and
       PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
@@ -71,6 +71,8 @@ Options:
                       a commit on the Repository's branch, the package's directory removed
   --adopt-now         record the ownership of a package adopted (adoptionPolicy: adoptExisting) in
                       a revision of its own, even when nothing else changes
+  --only R[/P]        only the downstreams in Repository R, or only its package P (repeatable):
+                      one repository or downstream acted on without editing the fleet files
   --shard I/N         only the downstream repositories of shard I of N (0 to N-1): N runs, in a
                       Kubernetes Indexed Job or a CI matrix, cover the fleet with no coordinator
   --status-out FILE   write every PackageVariant and PackageVariantSet with the status Porch's
@@ -99,6 +101,39 @@ Examples:
   package-variant sync repositories.yaml variants/ --lifecycle published
 `;
 
+/** `package-variant rpkg --help`. */
+export const RPKG_USAGE = `Usage:
+  package-variant rpkg get -f PATH...
+  package-variant rpkg propose|approve|reject|propose-delete (NAME... | --all) -f PATH...
+                                [--dry-run|--diff]
+      porchctl's rpkg commands over the git repositories that the Repository objects in PATH
+      (files, or directories of *.yaml, *.yml and *.json) name. NAME is a package revision as
+      get lists it (<repository>.<package>.<workspace>).
+
+Commands:
+  get                 list every package revision: name, package, workspace, revision, latest,
+                      lifecycle, repository and the upstream revision it records
+  propose             Draft -> Proposed: the draft branch becomes proposed/<package>/<workspace>
+  approve             Proposed -> Published: Porch's approval, a merge commit on the Repository's
+                      branch and the tag <package>/v<N>
+  reject              Proposed -> Draft; DeletionProposed -> Published (the proposal withdrawn)
+  propose-delete      Published -> DeletionProposed: the branch deletionProposed/<package>/v<N>
+
+Options:
+  -f, --filename PATH the fleet's files or directories (repeatable)
+  --all               every revision the command takes that a variant owns (sync's ownership
+                      record); a revision nobody's variant owns is acted on only when named
+  --dry-run           print the plan and push nothing
+  --diff              with approve: also show what publishing replaces on the branch; push nothing
+  --git-timeout SECONDS, --git-stall-timeout SECONDS
+                      as for sync
+  -h, --help          show this help
+
+Exit codes: 0 nothing to do (get: listed); 4 changes made (or planned); 1 an error (a name that
+matches no revision, or a revision in a lifecycle the command does not take: nothing is pushed);
+2 wrong command-line usage; 3 done, but what it printed is incomplete.
+`;
+
 export const USAGE = `package-variant ${VERSION}: a KRM function that keeps kpt package variants current
 
 Usage:
@@ -108,6 +143,9 @@ Usage:
                                   (package-variant update --help).
   package-variant sync PATH...    Create, upgrade and edit downstream packages in git as Porch's
                                   PackageVariant controllers do (package-variant sync --help).
+  package-variant rpkg VERB -f PATH ...
+                                  List, propose, approve, reject or propose to delete package
+                                  revisions as porchctl rpkg does (package-variant rpkg --help).
   package-variant --help          Show this help (-h).
   package-variant --version       Print the version.
 

@@ -22,6 +22,7 @@ import { annotatedMessage, deletionMessage, MESSAGES, type PorchTask } from './p
 import { deletionProposedBranch, draftBranch, nextVariantWorkspace, packageRevisionName } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
 import type { SyncRepository } from './repositories';
+import { selects, type DownstreamSelector } from './settings';
 import { latestPublished, unpublished, type PackageState } from './state';
 import { PackageResources } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
@@ -35,6 +36,8 @@ export interface DeletionSettings {
    * namespaces keep teams apart; it is left alone and not listed.
    */
   readonly namespaces: ReadonlySet<string>;
+  /** `--only`: the packages a run is limited to; the others are not looked at. */
+  readonly only?: readonly DownstreamSelector[];
 }
 
 /** The namespace of an owner as ownerOf writes it (`<kind>/<namespace>/<name>`); undefined for any other text. */
@@ -83,6 +86,7 @@ export async function planDeletions(
   for (const [pkgpath, state] of [...states].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const owner = recordedOwner(state);
     if (owner === undefined || wanted.get(pkgpath) === owner || !settings.namespaces.has(ownerNamespace(owner) ?? '')) continue;
+    if (!selects(settings.only, repository.name, packageOf(repository, pkgpath))) continue;
     const newest = unpublished(state)[0] ?? latestPublished(state);
     const policy = newest?.kptfile?.deletionPolicy ?? 'delete';
     const entry = (action: Action, detail: string, refs: string[] = []): PlannedDownstream => ({ repository: repository.name, pkg: packageOf(repository, pkgpath), variant: owner, action, detail, refs, results: [] });

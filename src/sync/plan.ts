@@ -14,6 +14,8 @@ export type Action =
   | 'update'
   | 'propose'
   | 'publish'
+  | 'reject'
+  | 'propose-delete'
   | 'unchanged'
   | 'blocked'
   | 'conflict'
@@ -25,7 +27,7 @@ export type Action =
   | 'restore';
 
 /** Actions that write. */
-export const CHANGES: ReadonlySet<Action> = new Set(['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'delete', 'orphan', 'restore']);
+export const CHANGES: ReadonlySet<Action> = new Set(['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'reject', 'propose-delete', 'delete', 'orphan', 'restore']);
 /** Actions that need someone to act: a CI job fails on them. */
 export const ATTENTION: ReadonlySet<Action> = new Set(['blocked', 'conflict', 'not-converging', 'invalid']);
 
@@ -130,7 +132,7 @@ export function diffSections(plan: SyncPlan, urls: ReadonlyMap<string, string>):
     .filter((section) => section.diffs.length > 0);
 }
 
-const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'restore', 'delete', 'orphan', 'deletion-proposed', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];
+const ORDER: readonly Action[] = ['create', 'upgrade', 'edit', 'update', 'propose', 'publish', 'reject', 'propose-delete', 'restore', 'delete', 'orphan', 'deletion-proposed', 'blocked', 'conflict', 'not-converging', 'invalid', 'unchanged'];
 
 export function totals(downstreams: readonly PlannedDownstream[]): string {
   const counts = ORDER.map((action) => [action, downstreams.filter((d) => d.action === action).length] as const).filter(([action, n]) => n > 0 || action === 'unchanged');

@@ -9,7 +9,6 @@ import { withoutCredentials } from '../git/remote-url';
 import { planDeletions } from './deletions';
 import { desiredDownstreams, namespaceOfLabel, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
 import type { SyncInputs } from './inputs';
-import { approvalMessage, annotatedMessage } from './porch-commits';
 import { packageRevisionName, publishedTag } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates } from './repository-state';
@@ -17,12 +16,9 @@ import { namespaceOf, readRepositories, repositoryKey, type SyncRepository } fro
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
-import { RepositoryAccessError, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
-import { diffOf, entryOf, packageCommit, type Written } from './written';
-import { latestPublished, type PackageState } from './state';
-import { planIsEmpty, planUpdate } from '../disk/plan';
-import type { PackageTree } from '../package/tree';
-import type { Result } from '../krm/results';
+import { RepositoryAccessError, selects, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
+import { approvalCommit, entryOf, nextRevision, type Written } from './written';
+import { withBranchEdits } from './branch-edits';
 import { resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamSpec } from './upstream';
 
 /** The PackageRevision objects of a set's upstream package, for its `upstream` CEL variable, as Porch would list them. */
@@ -97,11 +93,11 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   // A variant belongs to the shard of its downstream Repository; one that names none that was given, to the shard of its name.
   const inShard = (namespace: string, name: string) => !shard || shardOf(repositoryKey(namespace, name), shard.count) === shard.index;
   const asEntry = (action: Action) => (v: InvalidVariant): PlannedDownstream => ({ repository: v.repository, pkg: v.pkg, variant: v.label, action, detail: v.results[0]?.message ?? '', refs: [], results: v.results.slice(1) });
-  const invalidEntries = [...desired.invalid.map(asEntry('invalid')), ...clashes.map(asEntry('conflict'))].filter((e) => inShard(namespaceOfLabel(e.variant), e.repository));
+  const invalidEntries = [...desired.invalid.map(asEntry('invalid')), ...clashes.map(asEntry('conflict'))].filter((e) => inShard(namespaceOfLabel(e.variant), e.repository) && selects(settings.only, e.repository, e.pkg));
   const candidates = inputs.objects.map((input) => input.object);
   const namespaces = new Set([...inputs.variants, ...inputs.variantSets].map((input) => namespaceOf(input.object)));
   const byRepository = new Map<string, DesiredDownstream[]>();
-  for (const d of unique) {
+  for (const d of unique.filter((u) => selects(settings.only, u.repository.name, u.pkg))) {
     const key = repositoryKey(d.repository.namespace, d.repository.name);
     (byRepository.get(key) ?? byRepository.set(key, []).get(key)!).push(d);
   }
@@ -109,7 +105,7 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   const writes: RepositoryWrite[] = [];
   // Every Repository given is looked at, for the packages its variants no longer ask for too; a few
   // at a time: one waits for git while another computes.
-  const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name));
+  const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name) && selects(settings.only, r.name));
   const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, async (repository) => {
     const group = byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [];
     const done = await planRepository(repository, group, { ...settings, candidates, namespaces }, opened);
@@ -169,20 +165,19 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   for (const publish of publishing) {
     const d = publishedFor.get(publish)!;
     const state = states.get(d.pkgpath);
-    const revision = Math.max(0, ...(state?.revisions ?? []).filter((r) => r.lifecycle === 'published').map((r) => r.revision)) + 1;
-    const message = annotatedMessage(approvalMessage(d.pkgpath, revision), { package: d.pkgpath, workspaceName: publish.workspace, revision: String(revision) });
-    commits.push(packageCommit(d.pkgpath, publish.tree, message, [branchTip, publish.tip]));
+    const revision = nextRevision(state);
+    commits.push(approvalCommit(d.pkgpath, publish.workspace, revision, publish.tree, [branchTip, publish.tip]));
     branchTip = commits.length - 1;
     updates.push({ ref: `refs/tags/${publishedTag(d.pkgpath, revision)}`, expected: undefined, target: branchTip });
     const at = entries.findIndex((e) => e.variant === d.label);
-    const entry = await withBranchEdits(entries[at]!, d, repository, state, head, publish.tree, settings, own);
+    const entry = await withBranchEdits(entries[at]!, d.pkgpath, repository.branch, state, head, publish.tree, settings.diff, own);
     entries[at] = { ...entry, refs: [...entry.refs, repository.branch, `tag ${publishedTag(d.pkgpath, revision)}`] };
   }
   const deletions = await planDeletions(
     repository,
     states,
     new Map(group.map((d) => [d.pkgpath, d.owner])),
-    { allowDelete: settings.allowDelete === true, approveDeletions: settings.approveDeletions === true, namespaces: settings.namespaces },
+    { allowDelete: settings.allowDelete === true, approveDeletions: settings.approveDeletions === true, namespaces: settings.namespaces, only: settings.only },
     (commit, pkgpath) => own.tree({ commit, directory: pkgpath }),
     head,
     branchTip,
@@ -195,23 +190,6 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   if (branchTip !== head) updates.push({ ref: `refs/heads/${repository.branch}`, expected: head, target: branchTip });
   if (updates.length === 0) return { entries };
   return { entries, write: { repository: repositoryKey(repository.namespace, repository.name), url: repository.url, commits, updates } };
-}
-
-/**
- * An approval replaces the package's directory on the branch with the published revision, as
- * Porch's does. Where commits on the branch changed that directory since the package's latest
- * revision (a hotfix made there by hand), those changes go: the plan warns, and --diff shows them.
- */
-async function withBranchEdits(entry: PlannedDownstream, d: DesiredDownstream, repository: SyncRepository, state: PackageState | undefined, head: string, published: PackageTree, settings: PlanSettings, own: Opened): Promise<PlannedDownstream> {
-  const latest = state && latestPublished(state);
-  if (!state?.branch || !latest) return entry;
-  const [onBranch, revision] = await Promise.all([own.tree({ commit: head, directory: d.pkgpath }), own.tree({ commit: latest.commit, directory: d.pkgpath })]);
-  if (planIsEmpty(planUpdate('', revision, onBranch))) return entry;
-  const warning: Result = {
-    message: `${d.pkgpath} on ${repository.branch} differs from its latest revision ${publishedTag(d.pkgpath, latest.revision)} (changed there outside its revisions): publishing replaces those changes${settings.diff ? '' : ' (--diff shows them)'}`,
-    severity: 'warning',
-  };
-  return { ...entry, results: [...entry.results, warning], ...(settings.diff ? { branchDiff: { branch: repository.branch, diff: diffOf(d, onBranch, published) } } : {}) };
 }
 
 /** A problem of a repository that no downstream of this run's stands for: one it was to look at for packages to delete. */

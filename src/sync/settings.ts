@@ -27,11 +27,23 @@ export interface SyncSettings {
   readonly approveDeletions?: boolean;
   /** Only the downstream repositories of this shard (shard.ts). */
   readonly shard?: Shard;
+  /** Only these downstreams: a Repository by name, or one package in it (`--only`). */
+  readonly only?: readonly DownstreamSelector[];
   /** Told as the run goes: a repository fetched, a repository planned (with its downstreams), a repository pushed. */
   readonly progress?: (event: 'fetched' | 'planned' | 'pushed', downstreams?: number) => void;
   /** The repository, fetched: once per run however often it is asked for. */
   readonly open: (repository: SyncRepository) => Promise<RemoteRepository>;
 }
+
+/** `--only REPOSITORY[/PACKAGE]`: one Repository's downstreams, or one downstream. */
+export interface DownstreamSelector {
+  readonly repository: string;
+  readonly pkg?: string;
+}
+
+/** Whether `selectors` (none: every downstream) take the package `pkg` of Repository `repository`. */
+export const selects = (selectors: readonly DownstreamSelector[] | undefined, repository: string, pkg?: string): boolean =>
+  !selectors || selectors.some((s) => s.repository === repository && (s.pkg === undefined || pkg === undefined || s.pkg === pkg));
 
 /** A repository that cannot be fetched, read or written: the message names it. */
 export class RepositoryAccessError extends Error {}

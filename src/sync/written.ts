@@ -10,10 +10,10 @@ import type { Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
 import type { DesiredDownstream } from './desired';
 import type { DraftOutcome } from './drafts';
-import { annotatedMessage } from './porch-commits';
+import { annotatedMessage, approvalMessage } from './porch-commits';
 import { draftBranch, packageRevisionName, proposedBranch } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
-import type { Lifecycle, RevisionState } from './state';
+import type { Lifecycle, PackageState, RevisionState } from './state';
 import type { SyncSettings } from './settings';
 
 /** What one downstream adds to its repository's write. */
@@ -37,6 +37,18 @@ export const entryOf = (d: DesiredDownstream, action: Action, detail: string, re
 
 export function packageCommit(pkgpath: string, tree: PackageTree, message: string, parents: (string | number)[]): NewCommit {
   return { parents, message, directory: pkgpath, files: tree.files };
+}
+
+/** The number a package's next published revision takes: one more than its latest. */
+export const nextRevision = (state: PackageState | undefined): number => Math.max(0, ...(state?.revisions ?? []).filter((r) => r.lifecycle === 'published').map((r) => r.revision)) + 1;
+
+/**
+ * Porch's approval (porch-lifecycle.md §7.2): a merge commit on the branch, parents [branch tip,
+ * revision tip], holding the branch's tree with the package's directory replaced.
+ */
+export function approvalCommit(pkgpath: string, workspace: string, revision: number, tree: PackageTree, parents: [string | number, string | number]): NewCommit {
+  const message = annotatedMessage(approvalMessage(pkgpath, revision), { package: pkgpath, workspaceName: workspace, revision: String(revision) });
+  return packageCommit(pkgpath, tree, message, parents);
 }
 
 /** The commits of a draft outcome, chained from `parent`, with Porch's annotation on each. */
@@ -73,8 +85,8 @@ export function settled(d: DesiredDownstream, outcome: DraftOutcome): Written | 
 }
 
 /** The new revision against what it derives from, paths relative to the repository. */
-export function diffOf(d: DesiredDownstream, before: PackageTree, after: PackageTree): string {
-  const inRepository = (tree: PackageTree) => PackageTree.empty().withSubtree(d.pkgpath, tree);
+export function diffOf(pkgpath: string, before: PackageTree, after: PackageTree): string {
+  const inRepository = (tree: PackageTree) => PackageTree.empty().withSubtree(pkgpath, tree);
   return planDiff(planUpdate('', inRepository(before), inRepository(after)));
 }
 
@@ -89,7 +101,7 @@ export function newDraft(d: DesiredDownstream, action: Action, detail: string, o
   const final = outcome.commits[outcome.commits.length - 1]!.tree;
   const updates = lifecycleRefs(d, settings.lifecycle, workspace, tip, undefined);
   const entry = { ...entryOf(d, action, detail, outcome.results, updates.map((u) => shortRef(u.ref))), targets: [packageRevisionName(d.repository.name, d.pkg, workspace)] };
-  const withDiff = settings.diff ? { ...entry, diff: diffOf(d, base ?? outcome.base, final) } : entry;
+  const withDiff = settings.diff ? { ...entry, diff: diffOf(d.pkgpath, base ?? outcome.base, final) } : entry;
   return { entry: withDiff, commits, updates, ...(settings.lifecycle === 'published' ? { publish: { tip, tree: final, workspace } } : {}) };
 }
 
@@ -106,6 +118,6 @@ export function existingDraft(d: DesiredDownstream, existing: RevisionState, nam
   const updates = lifecycleRefs(d, lifecycle, existing.workspace, tip, existing);
   const action: Action = commits.length ? 'update' : lifecycle === 'proposed' ? 'propose' : 'publish';
   const entry = { ...entryOf(d, action, `${existing.lifecycle} ${name}`, outcome.results, updates.filter((u) => u.target !== null).map((u) => shortRef(u.ref))), targets: [name] };
-  const withDiff = settings.diff && commits.length ? { ...entry, diff: diffOf(d, tree, final) } : entry;
+  const withDiff = settings.diff && commits.length ? { ...entry, diff: diffOf(d.pkgpath, tree, final) } : entry;
   return { entry: withDiff, commits, updates, ...(lifecycle === 'published' ? { publish: { tip, tree: final, workspace: existing.workspace, from: existing } } : {}) };
 }

@@ -10,9 +10,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers';
-import { configMap, kptfile } from '../pkg/trees';
 import { describeUnless } from '../skip-notice';
-import { emptyRepository, GIT_ENV, publish, writeFleet } from './porch-repos';
+import { catalogAndEdges, GIT_ENV, writeFleet } from './porch-repos';
 
 interface Step {
   run?: string;
@@ -67,9 +66,7 @@ function runGate(workflow: Workflow) {
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pv-ci-snippets-'));
   mkdirSync(fleet());
-  emptyRepository(join(fleet(), 'catalog.git'));
-  publish(join(fleet(), 'catalog.git'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
-  for (const edge of ['edge1', 'edge2']) emptyRepository(join(fleet(), `${edge}.git`));
+  catalogAndEdges(fleet());
   writeFleet(fleet());
   // The workflow checks package-variant out into .package-variant and builds it there.
   symlinkSync(REPO_ROOT, join(dir, '.package-variant'));

@@ -4,9 +4,11 @@
  * approval's `kpt:` line, and the tag `<package>/v<N>`), and empty deployment repositories. Fixed
  * identities and dates: the same test makes the same objects.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers';
 import { git, GIT_ENV } from '../pkg/git-repos';
 import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
 import { gitRemotes } from '../../src/sync/remotes';
@@ -65,6 +67,15 @@ export function syncSettings(dir: string, over: Partial<SyncSettings> = {}): Syn
     open: gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined }),
     ...over,
   };
+}
+
+const MAIN = join(REPO_ROOT, 'dist/main.js');
+
+/** `package-variant ARGS` run in `dir`, with its own cache and state there; what it printed and its exit code. */
+export function packageVariant(dir: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test builds first)');
+  const run = spawnSync(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), ...env }, encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** `dir` with a catalog publishing `app` v1 and empty deployment repositories `edges`. */

@@ -4,13 +4,13 @@
  * user's git identity on every commit.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../helpers';
 import { configMap, kptfile } from '../pkg/trees';
-import { emptyRepository, GIT_ENV, publish, refsOf, show, writeFleet } from './porch-repos';
+import { catalogAndEdges, GIT_ENV, packageVariant, publish, refsOf, show, writeFleet } from './porch-repos';
 import { git } from '../pkg/git-repos';
 import { itUnless, kptAbsent } from '../skip-notice';
 
@@ -21,17 +21,11 @@ let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 const allRefs = () => ['edge1', 'edge2'].map((edge) => refsOf(repo(edge))).join('\n');
 
-function sync(args: string[], env: NodeJS.ProcessEnv = {}) {
-  if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `npm run build` (npm test builds first)');
-  const run = spawnSync(process.execPath, [MAIN, 'sync', ...args], { cwd: dir, env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state'), ...env }, encoding: 'utf8' });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const sync = (args: string[], env: NodeJS.ProcessEnv = {}) => packageVariant(dir, ['sync', ...args], env);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pv-sync-cli-'));
-  emptyRepository(repo('catalog'));
-  publish(repo('catalog'), 'app', 1, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '1' }) });
-  for (const edge of ['edge1', 'edge2']) emptyRepository(repo(edge));
+  catalogAndEdges(dir);
   writeFleet(dir);
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
