@@ -4,6 +4,7 @@
  * the package?) are left to the caller as checks: a published revision is edited only when they
  * do, a draft gets another commit only when they do, a proposal is blocked only when they do.
  */
+import { MAX_REVISION } from './porch-refs';
 import { latestPublished, unpublished, type PackageState, type RevisionState } from './state';
 
 /** The upstream revision a variant asks for, resolved in its repository. */
@@ -31,7 +32,11 @@ type Proceed =
   | { readonly kind: 'check-draft'; readonly draft: RevisionState }
   | { readonly kind: 'check-proposal'; readonly proposal: RevisionState };
 
-export type Decision = (Proceed & { readonly adopting?: true }) | { readonly kind: 'blocked'; readonly reason: string } | { readonly kind: 'conflict'; readonly reason: string };
+export type Decision =
+  | (Proceed & { readonly adopting?: true })
+  | { readonly kind: 'blocked'; readonly reason: string }
+  | { readonly kind: 'conflict'; readonly reason: string }
+  | { readonly kind: 'invalid'; readonly reason: string };
 
 /** Whether a revision records the upstream revision asked for (its tag, at the same commit). */
 export function recordsUpstream(revision: RevisionState, upstream: ResolvedUpstream): boolean {
@@ -51,6 +56,10 @@ export function recordedOwner(state: PackageState): string | undefined {
 }
 
 export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageState | undefined): Decision {
+  if (state?.unreadable?.length) {
+    // Its next revision number cannot be told: publishing one Porch's clients cannot read would follow.
+    return { kind: 'invalid', reason: `tag ${state.unreadable.join(', ')} holds a revision number above ${MAX_REVISION}, the largest Porch's clients read: remove or rename it, then sync again` };
+  }
   if (!state || (state.revisions.length === 0 && !state.branch)) return { kind: 'create' };
   const recorded = recordedOwner(state);
   if (recorded !== undefined && recorded !== claim.owner) {
@@ -60,7 +69,7 @@ export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageS
     return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} and no variant owns it; set spec.adoptionPolicy: adoptExisting on ${claim.label} to take it over` };
   }
   const decided = proceed(upstream, state);
-  return recorded === undefined && decided.kind !== 'blocked' && decided.kind !== 'conflict' ? { ...decided, adopting: true } : decided;
+  return recorded === undefined && decided.kind !== 'blocked' && decided.kind !== 'conflict' && decided.kind !== 'invalid' ? { ...decided, adopting: true } : decided;
 }
 
 /** An owned (or adopted) package: blocked by a draft behind the upstream, or what to check. */

@@ -18,7 +18,7 @@ import type { NewCommit } from '../git/fast-import';
 import type { PackageTree } from '../package/tree';
 import { recordedOwner } from './decide';
 import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION } from './ownership';
-import { annotatedMessage, deletionMessage, MESSAGES, type PorchTask } from './porch-commits';
+import { deletionMessage, draftMessage, MESSAGES, type PorchTask } from './porch-commits';
 import { deletionProposedBranch, draftBranch, nextVariantWorkspace, packageRevisionName } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
 import type { SyncRepository } from './repositories';
@@ -102,11 +102,11 @@ export async function planDeletions(
       if (from.lifecycle === 'published') {
         const workspace = nextVariantWorkspace(state.revisions.map((r) => r.workspace));
         const task: PorchTask = { type: 'edit', edit: { sourceRef: { name: packageRevisionName(repository.name, packageOf(repository, pkgpath), from.workspace) } } };
-        work.commits.push({ parents: [head], message: annotatedMessage(MESSAGES.edit, { package: pkgpath, workspaceName: workspace, revision: '0', task }), directory: pkgpath, files: stripped.files });
+        work.commits.push({ parents: [head], message: draftMessage(MESSAGES.edit, { package: pkgpath, workspaceName: workspace, revision: '0', task }), directory: pkgpath, files: stripped.files });
         work.updates.push({ ref: `refs/heads/${draftBranch(pkgpath, workspace)}`, expected: undefined, target: index });
         work.entries.push(entry('orphan', `${gone}; deletionPolicy orphan: left in place, its ownership record dropped in a new draft`, [draftBranch(pkgpath, workspace)]));
       } else {
-        work.commits.push({ parents: [from.commit], message: annotatedMessage(MESSAGES.render, { package: pkgpath, workspaceName: from.workspace, revision: '0', task: { type: 'render' } }), directory: pkgpath, files: stripped.files });
+        work.commits.push({ parents: [from.commit], message: draftMessage(MESSAGES.render, { package: pkgpath, workspaceName: from.workspace, revision: '0', task: { type: 'render' } }), directory: pkgpath, files: stripped.files });
         work.updates.push({ ref: from.ref, expected: from.commit, target: index });
         work.entries.push(entry('orphan', `${gone}; deletionPolicy orphan: left in place, its ownership record dropped on ${from.lifecycle} ${from.workspace}`, [heads(from.ref)]));
       }

@@ -26,7 +26,7 @@ export interface Prepared {
   readonly state: PackageState | undefined;
   readonly upstream: UpstreamRevision;
   readonly upstreamSide: Opened;
-  readonly decision: Exclude<Decision, { kind: 'conflict' | 'blocked' }>;
+  readonly decision: Exclude<Decision, { kind: 'conflict' | 'blocked' | 'invalid' }>;
 }
 
 
@@ -44,6 +44,7 @@ export async function prepareDownstream(d: DesiredDownstream, state: PackageStat
   }
   const decision = decide({ owner: d.owner, adoption: d.adoptionPolicy, label: d.label }, upstream, state);
   if (decision.kind === 'conflict') return nothing(d, 'conflict', decision.reason);
+  if (decision.kind === 'invalid') return nothing(d, 'invalid', decision.reason);
   if (decision.kind === 'blocked') return { ...nothing(d, 'blocked', decision.reason), entry: { ...entryOf(d, 'blocked', decision.reason), targets: unpublished(state!).map((r) => publishedNameOf(d, r)) } };
   if (decision.kind === 'upgrade' && !isFullSha(decision.from.kptfile!.lock!.commit)) {
     // The commit comes from the package: only a commit name is looked up, and only at this package's path upstream.

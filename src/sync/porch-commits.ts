@@ -62,6 +62,13 @@ function goJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${goString(k)}:${goJson(v)}`).join(',')}}`;
 }
 
+/**
+ * A draft commit's message (clone, edit, upgrade, render) with its annotation: Porch's
+ * formatCommitMessage ends these with a line break of their own, so three come before `kpt:`
+ * where an approval has two.
+ */
+export const draftMessage = (message: string, annotation: CommitAnnotation): string => annotatedMessage(`${message}\n`, annotation);
+
 /** A commit message ending in its annotation: `<message>\n\nkpt:<json>\n` (Porch's `AnnotateCommitMessage`). */
 export function annotatedMessage(message: string, annotation: CommitAnnotation): string {
   const ordered = { package: annotation.package, workspaceName: annotation.workspaceName, revision: annotation.revision, task: annotation.task };

@@ -20,11 +20,22 @@ export function packageRevisionName(repository: string, pkgpath: string, workspa
   return `${repository}.${pkgpath.split('/').join('.')}.${workspace}`;
 }
 
-/** Porch's `Revision2Int` of a ref's last segment: `v3` and `3` are 3; anything else -1. */
-export function revisionOfRef(ref: string): number {
+/**
+ * The largest revision number sync reads or writes: a Kubernetes API integer (int32), which every
+ * Porch client holds; a tag beyond it is one sync cannot read as Porch's clients would.
+ */
+export const MAX_REVISION = 2_147_483_647;
+
+/**
+ * Porch's `Revision2Int` of a ref's last segment: `v3` and `3` are 3; anything else -1; a number
+ * above MAX_REVISION undefined (unreadable: the caller names the ref).
+ */
+export function revisionOfRef(ref: string): number | undefined {
   const last = ref.slice(ref.lastIndexOf('/') + 1);
   const digits = last.startsWith('v') ? last.slice(1) : last;
-  return /^\d+$/.test(digits) && digits.length <= 9 ? Number(digits) : -1;
+  if (!/^\d+$/.test(digits)) return -1;
+  const value = digits.length > 10 ? Infinity : Number(digits);
+  return value <= MAX_REVISION ? value : undefined;
 }
 
 /**
@@ -91,7 +102,7 @@ export function readPorchRef(ref: string, directory: string): PorchRef | undefin
     const parts = splitLast(branch.slice('deletionProposed/'.length));
     if (!parts || !inDirectory(parts[0], directory)) return undefined;
     const revision = revisionOfRef(parts[1]);
-    return revision > 0 && parts[1].startsWith('v') ? { kind: 'deletion-proposed', pkgpath: parts[0], revision } : undefined;
+    return revision !== undefined && revision > 0 && parts[1].startsWith('v') ? { kind: 'deletion-proposed', pkgpath: parts[0], revision } : undefined;
   }
   return undefined;
 }

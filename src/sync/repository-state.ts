@@ -10,7 +10,7 @@ import { kptfileData, recordedLock } from '../package/kptfile-upstream';
 import type { PackageTree } from '../package/tree';
 import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
 import { readAnnotations, type CommitAnnotation } from './porch-commits';
-import { readPorchRef } from './porch-refs';
+import { readPorchRef, revisionOfRef } from './porch-refs';
 import type { SyncRepository } from './repositories';
 import type { KptfileFacts, PackageState, RevisionState } from './state';
 import { tagWorkspace, type TagListing } from './upstream';
@@ -86,14 +86,17 @@ export async function readPackageStates(
 ): Promise<{ head: string | undefined; states: Map<string, PackageState> }> {
   const byPackage = new Map<string, Found[]>();
   const proposedDeletions = new Set<string>();
+  const unreadable = new Map<string, string[]>();
   const add = (pkgpath: string, found: Found) => (byPackage.get(pkgpath) ?? byPackage.set(pkgpath, []).get(pkgpath)!).push(found);
   for (const [ref, commit] of reader.refs) {
     const porch = readPorchRef(ref, repository.directory);
     if (!porch) continue;
     if (porch.kind === 'deletion-proposed') proposedDeletions.add(`${porch.pkgpath}/v${porch.revision}`);
     else if (porch.kind === 'tag') {
-      const match = /^v(\d{1,9})$/.exec(porch.version);
-      add(porch.pkgpath, { lifecycle: 'published', workspace: tagWorkspace(listing, porch.pkgpath, `${porch.pkgpath}/${porch.version}`), revision: match ? Number(match[1]) : -1, ref, commit, deletionProposed: false });
+      // Porch's Revision2Int: `v3` and `3` are both revision 3.
+      const revision = revisionOfRef(porch.version);
+      if (revision === undefined) unreadable.set(porch.pkgpath, [...(unreadable.get(porch.pkgpath) ?? []), ref.slice('refs/tags/'.length)]);
+      add(porch.pkgpath, { lifecycle: 'published', workspace: tagWorkspace(listing, porch.pkgpath, `${porch.pkgpath}/${porch.version}`), revision: revision ?? -1, ref, commit, deletionProposed: false });
     } else add(porch.pkgpath, { lifecycle: porch.kind, workspace: porch.workspace, revision: 0, ref, commit, deletionProposed: false });
   }
   const head = reader.refs.get(`refs/heads/${repository.branch}`);
@@ -110,7 +113,7 @@ export async function readPackageStates(
     const facts = kptfileFacts(kptfiles[i]);
     // A tag without a Kptfile at its path is a release tag, not a package revision (Porch's listing).
     if (f.lifecycle === 'published' && facts === undefined && kptfiles[i] === undefined) return;
-    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[] };
+    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[], ...(unreadable.has(pkgpath) ? { unreadable: unreadable.get(pkgpath)! } : {}) };
     (state.revisions as RevisionState[]).push({ ...f, deletionProposed: f.lifecycle === 'published' && proposedDeletions.has(`${pkgpath}/v${f.revision}`), ...(facts ? { kptfile: facts } : {}) });
     states.set(pkgpath, state);
   });

@@ -36,6 +36,8 @@ export interface PackageState {
   readonly revisions: readonly RevisionState[];
   /** The package on the Repository's branch head, when it is there (Porch's placeholder revision: revision -1, the branch's name for workspace). */
   readonly branch?: RevisionState;
+  /** Tags of the package whose revision number is beyond what Porch's clients read (porch-refs MAX_REVISION). */
+  readonly unreadable?: readonly string[];
 }
 
 /** The owned drafts and proposals, newest workspace first. */

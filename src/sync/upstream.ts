@@ -62,7 +62,7 @@ function tagOf(listing: TagListing, spec: UpstreamSpec, pkgpath: string): string
   for (const candidate of listing.tags.keys()) {
     if (!candidate.startsWith(`${pkgpath}/`) || candidate.slice(pkgpath.length + 1).includes('/')) continue;
     if (tagWorkspace(listing, pkgpath, candidate) !== workspace) continue;
-    const revision = revisionOfRef(candidate);
+    const revision = revisionOfRef(candidate) ?? -1;
     if (!best || revision > best.revision) best = { tag: candidate, revision };
   }
   return best?.tag ?? `${pkgpath}/${workspace}`;
@@ -83,7 +83,7 @@ export function resolveUpstream(spec: UpstreamSpec, repository: SyncRepository, 
     throw new UpstreamError(`${variant}: Repository ${repository.name} has no published ${asked} of package ${pkg} (no tag ${tag} in ${withoutCredentials(repository.url)})`);
   }
   const workspace = tagWorkspace(listing, pkgpath, tag);
-  return { repository, pkgpath, packageName: pkg, ref: tag, commit, workspace, revision: revisionOfRef(tag), name: packageRevisionName(repository.name, pkg, workspace) };
+  return { repository, pkgpath, packageName: pkg, ref: tag, commit, workspace, revision: revisionOfRef(tag) ?? -1, name: packageRevisionName(repository.name, pkg, workspace) };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
 import type { DesiredDownstream } from './desired';
 import type { DraftOutcome } from './drafts';
-import { annotatedMessage, approvalMessage } from './porch-commits';
+import { annotatedMessage, approvalMessage, draftMessage } from './porch-commits';
 import { draftBranch, packageRevisionName, proposedBranch } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
 import type { Lifecycle, PackageState, RevisionState } from './state';
@@ -54,7 +54,7 @@ export function approvalCommit(pkgpath: string, workspace: string, revision: num
 /** The commits of a draft outcome, chained from `parent`, with Porch's annotation on each. */
 export function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kind: 'commits' }>, parent: string, workspace: string, offset: number): NewCommit[] {
   return outcome.commits.map((commit, i) =>
-    packageCommit(d.pkgpath, commit.tree, annotatedMessage(commit.message, { package: d.pkgpath, workspaceName: workspace, revision: '0', task: commit.task }), [i === 0 ? parent : offset + i - 1]),
+    packageCommit(d.pkgpath, commit.tree, draftMessage(commit.message, { package: d.pkgpath, workspaceName: workspace, revision: '0', task: commit.task }), [i === 0 ? parent : offset + i - 1]),
   );
 }
 

@@ -48,7 +48,7 @@ describe('the kpt: annotation', () => {
       task: { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: 'catalog.app.v1' } } } },
     });
     expect(message).toBe(
-      'Creating new revision by cloning\n\nkpt:{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":{"type":"clone","clone":{"upstreamRef":{"upstreamRef":{"name":"catalog.app.v1"}}}}}\n',
+      'Creating new revision by cloning\n\n\nkpt:{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":{"type":"clone","clone":{"upstreamRef":{"upstreamRef":{"name":"catalog.app.v1"}}}}}\n',
     );
     expect(annotatedMessage('m', { package: 'a<&>', workspaceName: 'w\u2028', revision: '2' })).toBe('m\n\nkpt:{"package":"a\\u003c\\u0026\\u003e","workspaceName":"w\\u2028","revision":"2"}\n');
   });

@@ -11,6 +11,9 @@ import { discoverRevisions } from './porch-discovery';
 import { git } from '../pkg/git-repos';
 import { catalogAndEdges, messageOf, parentsOf, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 
@@ -37,9 +40,9 @@ describe('sync creates drafts', () => {
     expect(await writePlan(plan, remotes)).toEqual([]);
     const refs = refsOf(repo('edge1'));
     const draft = /refs\/heads\/drafts\/app\/packagevariant-1 (\w+)/.exec(refs)![1]!;
-    expect(messageOf(repo('edge1'), draft)).toMatch(/^Rendering package\n\nkpt:\{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":\{"type":"render"\}\}$/);
+    expect(messageOf(repo('edge1'), draft)).toMatch(/^Rendering package\n\n\nkpt:\{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":\{"type":"render"\}\}$/);
     const [clone] = parentsOf(repo('edge1'), draft);
-    expect(messageOf(repo('edge1'), clone!)).toContain('Creating new revision by cloning\n\nkpt:{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":{"type":"clone","clone":{"upstreamRef":{"upstreamRef":{"name":"catalog.app.v1"}}}}}');
+    expect(messageOf(repo('edge1'), clone!)).toContain('Creating new revision by cloning\n\n\nkpt:{"package":"app","workspaceName":"packagevariant-1","revision":"0","task":{"type":"clone","clone":{"upstreamRef":{"upstreamRef":{"name":"catalog.app.v1"}}}}}');
     expect(show(repo('edge1'), `${draft}:app/package-context.yaml`)).toContain('region: eu');
     expect(show(repo('edge1'), `${draft}:app/Kptfile`)).toContain('package-variant.github.io/owner: PackageVariantSet/default/fleet');
     expect(discoverRevisions(repo('edge1'), 'edge1')).toEqual([expect.objectContaining({ name: 'edge1.app.packagevariant-1', lifecycle: 'Draft', revision: 0, firstTask: 'clone' })]);
@@ -157,7 +160,7 @@ describe('sync edits, updates drafts and leaves what it does not own', () => {
     const draft = /drafts\/app\/packagevariant-2 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
     expect(show(repo('edge1'), `${draft}:app/package-context.yaml`)).toContain('region: us');
     const [copy] = parentsOf(repo('edge1'), draft);
-    expect(messageOf(repo('edge1'), copy!)).toContain('Creating new revision by copying previous revision\n\nkpt:{"package":"app","workspaceName":"packagevariant-2","revision":"0","task":{"type":"edit","edit":{"sourceRef":{"name":"edge1.app.packagevariant-1"}}}}');
+    expect(messageOf(repo('edge1'), copy!)).toContain('Creating new revision by copying previous revision\n\n\nkpt:{"package":"app","workspaceName":"packagevariant-2","revision":"0","task":{"type":"edit","edit":{"sourceRef":{"name":"edge1.app.packagevariant-1"}}}}');
     expect(discoverRevisions(repo('edge1'), 'edge1')).toContainEqual(expect.objectContaining({ name: 'edge1.app.packagevariant-2', lifecycle: 'Draft', firstTask: 'edit' }));
   });
 
