@@ -11,7 +11,7 @@ import type { DownstreamSelector } from '../sync/settings';
 import { RepositoryObjectError } from '../sync/repositories';
 import { planSync, writePlan, type WriteFailure } from '../sync/run';
 import type { Lifecycle } from '../sync/state';
-import { accessSync, constants, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { readShard } from '../sync/shard';
 import { statusText } from '../sync/status';
@@ -113,26 +113,63 @@ class Progress {
 }
 
 /**
- * The status file's directory must take a file before anything is pushed: the status is written
- * after the push, and a run that pushed should not end unable to say so.
+ * How the status reaches its file: renamed into place over a regular file (or a new one), written
+ * through whatever else is there, or, for this process's own stdout or stderr (`/dev/stdout`, which
+ * may be a socket no path opens), written to that stream.
  */
-function checkStatusFile(file: string): void {
+type StatusTarget = 'replace' | 'in-place' | 1 | 2;
+
+/**
+ * The status file must be writable before anything is fetched or pushed: the status is written
+ * after the push, and a run that pushed should not end unable to say so. A device, a pipe or a link
+ * (`/dev/null`, `/dev/stdout`) is written in place, never renamed over; a directory is refused.
+ */
+function checkStatusFile(file: string): StatusTarget {
+  const refuse = (why: string) => new StatusWriteError(`cannot write the status to ${file}: ${why}`);
+  let found: Stats | undefined;
+  try {
+    found = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw refuse((error as Error).message);
+  }
+  if (found && !found.isFile()) {
+    const target = statSync(file, { throwIfNoEntry: false });
+    if (!target) throw refuse('it is a link to nothing');
+    if (target.isDirectory()) throw refuse('it is a directory');
+    for (const fd of [1, 2] as const) {
+      const stream = fstatSync(fd, { bigint: true });
+      if (stream.dev === BigInt(target.dev) && stream.ino === BigInt(target.ino)) return fd;
+    }
+    // Opened once without waiting, now: a pipe nobody reads would hold the write for ever, and what
+    // cannot be opened should stop the run before it pushes.
+    try {
+      closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch (error) {
+      throw refuse((error as NodeJS.ErrnoException).code === 'ENXIO' && target.isFIFO() ? 'it is a pipe nobody reads' : (error as Error).message);
+    }
+    return 'in-place';
+  }
   try {
     accessSync(dirname(resolve(file)), constants.W_OK);
   } catch (error) {
-    throw new StatusWriteError(`cannot write the status to ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`);
+    throw refuse((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message);
   }
+  return 'replace';
 }
 
-/** The status file, written whole: a temporary file beside it, then renamed over it; false when it could not be. */
-function writeStatus(report: Report, file: string, text: string): boolean {
+/** The status file, written whole (a temporary file beside it, then renamed over it) or in place; false when it could not be. */
+function writeStatus(report: Report, file: string, text: string, target: StatusTarget): boolean {
   const draft = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(draft, text);
-    renameSync(draft, file);
+    if (target === 1 || target === 2) report.text(target, text);
+    else if (target === 'in-place') writeFileSync(file, text);
+    else {
+      writeFileSync(draft, text);
+      renameSync(draft, file);
+    }
     return true;
   } catch (error) {
-    rmSync(draft, { force: true });
+    if (target === 'replace') rmSync(draft, { force: true });
     report.say(`could not write the status to ${file}: ${(error as Error).message}`);
     return false;
   }
@@ -148,7 +185,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
   /** What the run did to the repositories, said again when stdout could not take the plan. */
   let pushedText: string | undefined;
   try {
-    if (args.statusOut) checkStatusFile(args.statusOut);
+    const statusTarget = args.statusOut ? checkStatusFile(args.statusOut) : undefined;
     const inputs = readSyncInputs(args.paths);
     const renderer = render(args);
     const { plan, urls, remotes, variants, sets } = await planSync(inputs, {
@@ -190,7 +227,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
     // After the push, so that it says what the repositories hold (with --dry-run, what they would).
     if (args.statusOut) {
       const status = statusText(variants, sets, plan.downstreams, new Map(failures.map((f) => [f.repository, `not pushed: ${f.message}`])));
-      if (!writeStatus(report, args.statusOut, status)) code = SYNC_EXIT.error;
+      if (!writeStatus(report, args.statusOut, status, statusTarget!)) code = SYNC_EXIT.error;
     }
   } catch (error) {
     if (error instanceof InputError || error instanceof RepositoryObjectError || error instanceof RenderError || error instanceof StatusWriteError) {

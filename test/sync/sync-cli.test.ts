@@ -4,7 +4,7 @@
  * user's git identity on every commit.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -251,6 +251,34 @@ describe('--status-out', () => {
     expect(of('fleet-edge1-app').status.conditions[1]).toMatchObject({ type: 'Ready', status: 'False', reason: 'Error', message: expect.stringMatching(/^not pushed: Repository edge1 .*edge1 is frozen/s) });
     expect(of('fleet-edge1-app').status.downstreamTargets).toEqual([]);
     expect(of('fleet-edge2-app').status).toMatchObject({ conditions: [{ type: 'Stalled', status: 'False' }, { type: 'Ready', status: 'True', reason: 'NoErrors' }], downstreamTargets: [{ name: 'edge2.app.packagevariant-1' }] });
+  });
+
+  it('is written in place to a device or a link, never renamed over it (issue 26)', () => {
+    const devices = ['/dev/null', ...(existsSync('/dev/stdout') ? ['/dev/stdout'] : [])];
+    for (const device of devices) {
+      const before = lstatSync(device);
+      const run = sync(['fleet.yaml', '--no-render', '--dry-run', '--status-out', device]);
+      expect(run.code).toBe(4);
+      if (device === '/dev/stdout') expect(run.stdout).toMatch(/Plan: 2 create, 0 unchanged\.\n(.*\n)*kind: PackageVariantSet\n/);
+      const after = lstatSync(device);
+      expect([after.isFile(), after.ino, after.mode]).toEqual([false, before.ino, before.mode]);
+    }
+    const status = join(dir, 'real-status.yaml');
+    writeFileSync(status, 'old\n');
+    symlinkSync(status, join(dir, 'link.yaml'));
+    expect(sync(['fleet.yaml', '--no-render', '--dry-run', '--status-out', 'link.yaml']).code).toBe(4);
+    expect(lstatSync(join(dir, 'link.yaml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(status, 'utf8')).toContain('kind: PackageVariantSet');
+  });
+
+  it('is refused before anything is fetched when it is a directory (issue 26)', () => {
+    mkdirSync(join(dir, 'status.yaml'));
+    const before = allRefs();
+    const run = sync(['fleet.yaml', '--no-render', '--status-out', 'status.yaml']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('package-variant sync: cannot write the status to status.yaml: it is a directory\npackage-variant sync: nothing was pushed\n');
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+    expect(allRefs()).toBe(before);
   });
 
   it('is refused before anything is done when its directory cannot take it', () => {
