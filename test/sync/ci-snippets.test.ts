@@ -13,6 +13,9 @@ import { REPO_ROOT } from '../helpers';
 import { describeUnless } from '../skip-notice';
 import { catalogAndEdges, GIT_ENV, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 interface Step {
   run?: string;
   uses?: string;

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { git } from '../pkg/git-repos';
 import { catalogAndEdges, packageVariant, refsOf, show, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 const allRefs = () => ['edge1', 'edge2'].map((edge) => refsOf(repo(edge))).join('\n');

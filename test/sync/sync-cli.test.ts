@@ -14,6 +14,9 @@ import { catalogAndEdges, GIT_ENV, packageVariant, publish, refsOf, show, writeF
 import { git } from '../pkg/git-repos';
 import { itUnless, kptAbsent } from '../skip-notice';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 const MAIN = join(REPO_ROOT, 'dist/main.js');
 const withKpt = itUnless(kptAbsent(), 'the render cases of the sync command line (test/sync/sync-cli.test.ts)');
 

@@ -16,6 +16,9 @@ import { designScenarios } from '../design-examples/scenarios';
 import { kptfile } from '../pkg/trees';
 import { emptyRepository, publish, refsOf, show, syncSettings } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: Record<string, unknown>; items?: Doc[] };
 
 const docsOf = (text: string): Doc[] => parseAllDocuments(text).map((d) => d.toJS() as Doc).filter(Boolean);

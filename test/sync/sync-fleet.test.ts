@@ -16,6 +16,9 @@ import { git } from '../pkg/git-repos';
 import { configMap, kptfile } from '../pkg/trees';
 import { catalogAndEdges, publish, refsOf, show, syncSettings, type FleetOptions, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 

@@ -17,6 +17,9 @@ import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, GIT_ENV, publish, show, writeFleet } from './porch-repos';
 import { describeUnless, kptAbsent } from '../skip-notice';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 const describeWithKpt = describeUnless(kptAbsent(), 'kpt pkg get and kpt pkg update of what sync publishes (test/sync/sync-kpt.test.ts)');
 
 let dir: string;

@@ -11,6 +11,9 @@ import { discoverRevisions } from './porch-discovery';
 import { git } from '../pkg/git-repos';
 import { catalogAndEdges, messageOf, parentsOf, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
 

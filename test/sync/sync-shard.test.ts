@@ -13,6 +13,9 @@ import { readShard, shardOf } from '../../src/sync/shard';
 import { configMap, kptfile } from '../pkg/trees';
 import { emptyRepository, publish, syncSettings, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 const EDGES = Array.from({ length: 9 }, (_, i) => `edge${i}`);
 let dir: string;
 const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);

@@ -15,6 +15,9 @@ import { configMap, kptfile } from '../pkg/trees';
 import { discoverRevisions } from './porch-discovery';
 import { catalogAndEdges, GIT_ENV, messageOf, parentsOf, publish, refsOf, show, writeFleet } from './porch-repos';
 
+// Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 const MAIN = join(REPO_ROOT, 'dist/main.js');
 const EDGES = ['edge1', 'edge2', 'edge3'];
 let dir: string;
