@@ -17,6 +17,9 @@ import { attributePackageDifference, attributeRefusal, type PackageClaim } from 
 import { summaryLines, type Verdict } from './verdicts';
 import { buildRepositories, gitEnvironment, loadPackageFixtures, writeFixtureTree, type PackageFixture, type Tree } from './package-fixtures';
 
+// Each case runs git mode on real repositories: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
+
 function treeOnDisk(dir: string): Tree {
   const tree = readDiskTree(dir);
   const files: Tree['files'] = {};
