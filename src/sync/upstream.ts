@@ -46,11 +46,17 @@ export interface UpstreamRevision extends ResolvedUpstream {
 
 export class UpstreamError extends Error {}
 
-/** The workspace Porch gives a tagged revision: its approval commit's annotation, else the tag's last segment. */
+/**
+ * The workspace Porch gives a tagged revision (`loadTaggedPackage`): a tag that is no revision number
+ * (`stable`) is its own workspace, whatever the commit's annotation says; a numbered one takes its
+ * approval commit's annotation, else `v<N>`.
+ */
 export function tagWorkspace(listing: TagListing, pkgpath: string, tag: string): string {
+  const revision = revisionOfRef(tag);
+  if (revision === -1) return tag.slice(tag.lastIndexOf('/') + 1);
   const commit = listing.tags.get(tag);
   const named = commit === undefined ? undefined : listing.annotations(commit).find((a) => a.package === pkgpath && a.workspaceName !== '');
-  return named?.workspaceName ?? tag.slice(tag.lastIndexOf('/') + 1);
+  return named?.workspaceName ?? `v${revision}`;
 }
 
 /** The tag of the revision `spec` asks for. */

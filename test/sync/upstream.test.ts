@@ -13,6 +13,7 @@ const listing: TagListing = {
     ['pkgs/app/v2', sha('2')],
     ['pkgs/app/stable', sha('2')],
     ['pkgs/app/v3', sha('3')],
+    ['pkgs/app/4', sha('5')],
     ['pkgs/other/v1', sha('4')],
   ]),
   annotations: (commit) => readAnnotations({ [sha('1')]: approval('first', 1), [sha('2')]: approval('second', 2), [sha('3')]: 'plain message\n' }[commit] ?? ''),
@@ -31,12 +32,16 @@ describe('resolveUpstream', () => {
   });
 
   it('takes a revision name to the tag of that name (a floating tag), and a workspace to the revision approved under it', () => {
-    expect(resolveUpstream({ package: 'app', revision: 'stable' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/stable', commit: sha('2'), revision: -1 });
+    // The tag names the revision, as Porch names it, though its commit's annotation names another workspace.
+    expect(resolveUpstream({ package: 'app', revision: 'stable' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/stable', commit: sha('2'), revision: -1, workspace: 'stable', name: 'catalog.app.stable' });
+    expect(resolveUpstream({ package: 'app', workspaceName: 'stable' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/stable', workspace: 'stable' });
     expect(resolveUpstream({ package: 'app', workspaceName: 'first' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/v1', revision: 1, workspace: 'first' });
   });
 
   it('falls back to the tag named after the workspace, where no approval names it', () => {
     expect(resolveUpstream({ package: 'app', workspaceName: 'v3' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/v3', workspace: 'v3', revision: 3 });
+    // A numbered tag without an annotation is workspace v<N>, as Porch names it.
+    expect(resolveUpstream({ package: 'app', revision: '4' }, CATALOG, listing, 'v')).toMatchObject({ ref: 'pkgs/app/4', workspace: 'v4', revision: 4, name: 'catalog.app.v4' });
   });
 
   it('names the variant when no revision is asked for, or none is published', () => {
