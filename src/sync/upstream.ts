@@ -53,7 +53,7 @@ export class UpstreamError extends Error {}
  */
 export function tagWorkspace(listing: TagListing, pkgpath: string, tag: string): string {
   const revision = revisionOfRef(tag);
-  if (revision === -1) return tag.slice(tag.lastIndexOf('/') + 1);
+  if (revision === undefined || revision === -1) return tag.slice(tag.lastIndexOf('/') + 1);
   const commit = listing.tags.get(tag);
   const named = commit === undefined ? undefined : listing.annotations(commit).find((a) => a.package === pkgpath && a.workspaceName !== '');
   return named?.workspaceName ?? `v${revision}`;
