@@ -1,6 +1,6 @@
 /** Porch's names and commit annotations (porch-lifecycle.md §7), as sync writes and reads them. */
 import { withoutCredentials } from '../../src/git/remote-url';
-import { annotatedMessage, readAnnotations, MESSAGES } from '../../src/sync/porch-commits';
+import { annotatedMessage, draftMessage, readAnnotations, MESSAGES } from '../../src/sync/porch-commits';
 import { nextVariantWorkspace, packageRevisionName, readPorchRef, revisionOfRef } from '../../src/sync/porch-refs';
 
 describe('Porch names', () => {
@@ -41,7 +41,7 @@ describe('Porch names', () => {
 
 describe('the kpt: annotation', () => {
   it('ends a message as Porch writes it, keys in Go struct order, Go escapes', () => {
-    const message = annotatedMessage(MESSAGES.clone, {
+    const message = draftMessage(MESSAGES.clone, {
       package: 'app',
       workspaceName: 'packagevariant-1',
       revision: '0',
