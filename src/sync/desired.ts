@@ -10,7 +10,7 @@ import { errorResult, FunctionError, type Result } from '../krm/results';
 import { checkControllerFields } from '../variant/spec';
 import type { InputObject, SyncInputs } from './inputs';
 import { ownerOf, type DeletionPolicy } from './ownership';
-import { isPackageName, namespaceOf, packagePath, repositoryKey, type SyncRepository } from './repositories';
+import { namespaceOf, packagePath, packagePathProblem, repositoryKey, type SyncRepository } from './repositories';
 import type { UpstreamSpec } from './upstream';
 
 export interface DesiredDownstream {
@@ -88,7 +88,11 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
   };
   const upstreamRepository = lookup('upstream', spec.upstream?.repo);
   const repository = lookup('downstream', spec.downstream?.repo);
-  if (where.pkg && !isPackageName(where.pkg)) errors.push(errorResult(`${label}: spec.downstream.package ${JSON.stringify(where.pkg)} is not a package path inside the repository`, { field: { path: 'spec.downstream.package' } }));
+  for (const side of ['upstream', 'downstream'] as const) {
+    const pkg = spec[side]?.package;
+    const why = pkg ? packagePathProblem(pkg) : undefined;
+    if (why) errors.push(errorResult(`${label}: spec.${side}.package ${JSON.stringify(pkg)} cannot be a package path: ${why}`, { field: { path: `spec.${side}.package` } }));
+  }
   if (errors.length > 0 || !repository || !upstreamRepository) {
     desired.invalid.push({ ...where, results: errors });
     desired.variants.push({ label, object: variant, stalled: errors.map((e) => e.message).join('; ') });

@@ -1,0 +1,84 @@
+/**
+ * Issue 26 item 12: names sync reads that git or a file system would refuse. A package name or a
+ * Repository directory that cannot be a path of a package (the one path check: `.git` in HFS+'s and
+ * NTFS's spellings) or part of a ref (git's ref-name rules) makes its downstream invalid before
+ * anything is planned, and the other downstreams of the same repository are pushed.
+ */
+import { join } from 'node:path';
+import { readSyncInputs } from '../../src/sync/inputs';
+import { planSync, writePlan } from '../../src/sync/run';
+import type { Lifecycle } from '../../src/sync/state';
+import { git } from '../pkg/git-repos';
+import { refsOf, syncSettings } from '../sync/porch-repos';
+import { catalogPerTest, writeVariants, type VariantEntry } from '../sync/variant-fleet';
+
+jest.setTimeout(60_000);
+
+const { dir, repo } = catalogPerTest();
+
+async function run(file: string, lifecycle: Lifecycle = 'published') {
+  const planned = await planSync(readSyncInputs([file]), syncSettings(dir(), { lifecycle }));
+  const failures = await writePlan(planned.plan, planned.remotes);
+  return { ...planned, failures, rows: planned.plan.downstreams.map((d) => [d.repository, d.pkg, d.action, d.detail]) };
+}
+
+const BAD_NAMES: readonly (readonly [string, string])[] = [
+  ['\u200c.git', `it lies in "\u200c.git", which git takes for .git: git's, not the package's`],
+  ['team a', '"team a" holds " ", which git refuses in a ref name'],
+  ['a:b', '"a:b" holds ":", which git refuses in a ref name'],
+  ['x.lock', '"x.lock" ends with ".lock", which git refuses in a ref name'],
+  ['git~1', `it lies in "git~1", which git takes for .git: git's, not the package's`],
+  ['.git.', `it lies in ".git.", which git takes for .git: git's, not the package's`],
+  ['n'.repeat(300), "a name of 300 bytes is longer than the 255 a ref's file may have"],
+];
+
+describe('item 12: package names and Repository directories git or a file system cannot take', () => {
+  it('a PackageVariant\'s downstream package: that downstream is invalid, the repository\'s other packages are pushed', async () => {
+    const bad: VariantEntry[] = BAD_NAMES.map(([pkg], i) => ({ name: `bad-${i}`, repo: 'edge1', pkg }));
+    const { rows, failures } = await run(writeVariants(dir(), [...bad, { name: 'good', repo: 'edge1', pkg: 'app' }]));
+    expect(failures).toEqual([]);
+    expect(rows).toEqual([
+      ...BAD_NAMES.map(([pkg, why], i) => ['edge1', pkg, 'invalid', `PackageVariant default/bad-${i}: spec.downstream.package ${JSON.stringify(pkg)} cannot be a package path: ${why}`]),
+      ['edge1', 'app', 'create', 'catalog/app v1 (catalog.app.v1)'],
+    ]);
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/tags\/app\/v1 /);
+    expect(git(['--git-dir', repo('edge1'), 'ls-tree', '--name-only', 'main'])).toBe('README.md\napp');
+  });
+
+  it('a name a PackageVariantSet generates: that downstream is invalid, the set\'s others go through', async () => {
+    const long = 'n'.repeat(300);
+    const set = `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: fleet\nspec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  targets:\n  - repositories:\n    - name: edge1\n      packageNames: [good, x.lock, ${long}]\n`;
+    const { rows, failures } = await run(writeVariants(dir(), [], {}, [set]));
+    expect(failures).toEqual([]);
+    expect(rows).toEqual([
+      ['edge1', 'x.lock', 'invalid', 'PackageVariant default/fleet-edge1-x.lock: spec.downstream.package "x.lock" cannot be a package path: "x.lock" ends with ".lock", which git refuses in a ref name'],
+      ['edge1', long, 'invalid', expect.stringMatching(/^PackageVariant default\/fleet-edge1-n{42}-[0-9a-f]{8}: spec\.downstream\.package "n{300}" cannot be a package path: a name of 300 bytes is longer than the 255 a ref's file may have$/)],
+      ['edge1', 'good', 'create', 'catalog/app v1 (catalog.app.v1)'],
+    ]);
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/tags\/good\/v1 /);
+  });
+
+  it.each([
+    ['\u200c.git', `it lies in "\u200c.git", which git takes for .git: git's, not the package's`],
+    ['clusters/team a', '"team a" holds " ", which git refuses in a ref name'],
+  ])('a Repository\'s spec.git.directory %j: its downstreams are invalid and never fetched, the other repositories are pushed', async (directory, why) => {
+    const before = refsOf(repo('edge2'));
+    const { rows, failures } = await run(
+      writeVariants(
+        dir(),
+        [
+          { name: 'one', repo: 'edge1', pkg: 'app' },
+          { name: 'two', repo: 'edge2', pkg: 'app' },
+        ],
+        { edge2: directory },
+      ),
+    );
+    expect(failures).toEqual([]);
+    expect(rows).toEqual([
+      ['edge1', 'app', 'create', 'catalog/app v1 (catalog.app.v1)'],
+      ['edge2', 'app', 'invalid', `Repository edge2 (${join(dir(), 'variants.yaml')} (document 3)): spec.git.directory ${JSON.stringify(directory)} cannot be the directory of its packages: ${why}`],
+    ]);
+    expect(refsOf(repo('edge2'))).toBe(before);
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/tags\/app\/v1 /);
+  });
+});
