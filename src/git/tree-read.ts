@@ -195,6 +195,32 @@ export async function readManyTrees(entry: CacheEntry, versions: readonly Versio
   return trees(entry, listings);
 }
 
+/**
+ * The paths below each directory at its commit (files, links and submodules, relative to the
+ * directory; none where there is no such directory), every tree of one depth read in one
+ * `cat-file`, no file read. The names are the repository's and unchecked: they are only compared
+ * and shown, a name that is not UTF-8 as git quotes it.
+ */
+export async function listPaths(entry: CacheEntry, versions: readonly Version[]): Promise<string[][]> {
+  const paths: string[][] = versions.map(() => []);
+  let level = versions.map((version, index) => ({ index, prefix: '', name: `${version.commit}:${repoDirectory(version.directory)}`, hashBytes: /^[0-9a-f]{64}$/.test(version.commit) ? 32 : 20 }));
+  while (level.length > 0) {
+    const objects = await catFile(entry, level.map((t) => t.name), false);
+    const next: typeof level = [];
+    level.forEach((tree, i) => {
+      if (objects[i]?.type !== 'tree') return;
+      for (const item of treeEntries(objects[i]!.bytes!, tree.hashBytes)) {
+        const name = decodeName(item.name) ?? quoteBytes(item.name);
+        const path = tree.prefix ? `${tree.prefix}/${name}` : name;
+        if (item.mode === '40000') next.push({ ...tree, prefix: path, name: item.object });
+        else paths[tree.index]!.push(path);
+      }
+    });
+    level = next;
+  }
+  return paths;
+}
+
 /** Blob contents by object name, in one `git cat-file --batch`. */
 export async function readBlobs(entry: CacheEntry, objects: readonly string[]): Promise<Map<string, Buffer>> {
   const unique = [...new Set(objects)];

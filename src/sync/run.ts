@@ -17,6 +17,7 @@ import { readRepositories, repositoryKey, type SyncRepository } from './reposito
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
+import { ancestorPaths, refuseNesting } from './nesting';
 import { RepositoryAccessError, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
 import { entryOf, packageCommit, type Written } from './written';
 import { resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamSpec } from './upstream';
@@ -136,7 +137,8 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     if (!(error instanceof RepositoryAccessError)) throw error;
     return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', error.message)) : [repositoryEntry(repository, error.message)] };
   }
-  const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.map((d) => d.pkgpath)));
+  // The directories above each downstream are read too: a package there is one it would nest in.
+  const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.flatMap((d) => [d.pkgpath, ...ancestorPaths(d)])));
   if (!head) {
     const missing = `Repository ${repository.name} has no branch ${repository.branch} in ${withoutCredentials(repository.url)}; create it first`;
     return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', missing)) : [repositoryEntry(repository, missing)] };
@@ -146,7 +148,7 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   const updates: RefUpdate[] = [];
   const publishing: NonNullable<Written['publish']>[] = [];
   const publishedFor = new Map<NonNullable<Written['publish']>, DesiredDownstream>();
-  const prepared = await Promise.all(group.map((d) => prepareDownstream(d, states.get(d.pkgpath), opened)));
+  const prepared = await refuseNesting(await Promise.all(group.map((d) => prepareDownstream(d, states.get(d.pkgpath), opened))), states, head, own.remote);
   await prefetchTrees(own, prepared);
   for (const [i, ready] of prepared.entries()) {
     const d = group[i]!;
