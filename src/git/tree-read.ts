@@ -38,6 +38,7 @@ interface Blob {
 class CheckedListing {
   readonly blobs: Blob[] = [];
   readonly links: string[] = [];
+  readonly submodules: string[] = [];
   private readonly seen = new Set<string>();
   private readonly budget: ReadBudget;
 
@@ -74,6 +75,11 @@ class CheckedListing {
     this.blobs.push({ path, mode: gitMode === '100755' ? 0o755 : 0o644, object });
   }
 
+  /** A submodule (a gitlink, mode 160000): a commit of another repository, recorded and never read. */
+  submodule(path: string): void {
+    this.submodules.push(path);
+  }
+
   /** The last checks, once every entry is in. */
   done(): void {
     for (const path of this.seen) {
@@ -87,9 +93,9 @@ class CheckedListing {
 
 async function trees(entry: CacheEntry, listings: readonly CheckedListing[]): Promise<PackageTree[]> {
   const blobs = await readBlobs(entry, listings.flatMap(({ blobs }) => blobs.map((e) => e.object)));
-  return listings.map(({ blobs: entries, links }) => {
+  return listings.map(({ blobs: entries, links, submodules }) => {
     const files = new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]));
-    return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links));
+    return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links), new Set(), new Set(submodules));
   });
 }
 
@@ -113,6 +119,7 @@ async function listTree(entry: CacheEntry, version: Version): Promise<CheckedLis
     if (dir && !full.subarray(0, prefix.length).equals(prefix)) continue;
     const path = checked.path(full.subarray(prefix.length), match[2] === 'tree');
     if (match[2] === 'blob') checked.blob(path, match[1]!, match[3]!, Number(match[4]));
+    else if (match[2] === 'commit') checked.submodule(path);
   }
   checked.done();
   return checked;
@@ -183,7 +190,8 @@ export async function readManyTrees(entry: CacheEntry, versions: readonly Versio
       for (const item of treeEntries(object.bytes!, hashBytes)) {
         const path = listings[tree.index]!.path(tree.prefix ? Buffer.concat([Buffer.from(`${tree.prefix}/`, 'utf8'), item.name]) : item.name, item.mode === '40000');
         if (item.mode === '40000') next.push({ index: tree.index, prefix: path, name: item.object });
-        else if (item.mode !== '160000') pendingBlobs.push({ index: tree.index, path, mode: item.mode, object: item.object });
+        else if (item.mode === '160000') listings[tree.index]!.submodule(path);
+        else pendingBlobs.push({ index: tree.index, path, mode: item.mode, object: item.object });
       }
     });
     level = next;

@@ -1,16 +1,20 @@
 /**
- * Issue 26 item 12: names sync reads that git or a file system would refuse. A package name or a
- * Repository directory that cannot be a path of a package (the one path check: `.git` in HFS+'s and
- * NTFS's spellings) or part of a ref (git's ref-name rules) makes its downstream invalid before
- * anything is planned, and the other downstreams of the same repository are pushed.
+ * Issue 26 items 12 and 14: names sync reads that git or a file system would refuse, and what it
+ * never writes. A package name or a Repository directory that cannot be a path of a package (the one
+ * path check: `.git` in HFS+'s and NTFS's spellings) or part of a ref (git's ref-name rules) makes
+ * its downstream invalid before anything is planned, and the other downstreams of the same
+ * repository are pushed; an upstream's symbolic links and submodules are named in the plan.
  */
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSyncInputs } from '../../src/sync/inputs';
+import { planText } from '../../src/sync/plan';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { Lifecycle } from '../../src/sync/state';
 import { git } from '../pkg/git-repos';
+import { configMap, writeFiles } from '../pkg/trees';
 import { refsOf, syncSettings } from '../sync/porch-repos';
-import { catalogPerTest, writeVariants, type VariantEntry } from '../sync/variant-fleet';
+import { catalogPerTest, commitOnMain, writeVariants, type VariantEntry } from '../sync/variant-fleet';
 
 jest.setTimeout(60_000);
 
@@ -80,5 +84,48 @@ describe('item 12: package names and Repository directories git or a file system
     ]);
     expect(refsOf(repo('edge2'))).toBe(before);
     expect(refsOf(repo('edge1'))).toMatch(/refs\/tags\/app\/v1 /);
+  });
+});
+
+describe('item 14: what sync never writes', () => {
+  /** Publishes app v2 in the catalog: v1's files, but cm.yaml a symbolic link and vendor/lib a submodule. */
+  const publishLinked = () =>
+    commitOnMain(
+      repo('catalog'),
+      'Approving package revision app/2\n\nkpt:{"package":"app","workspaceName":"v2","revision":"2"}',
+      (work) => {
+        git(['rm', '-q', 'app/cm.yaml'], work);
+        writeFiles(join(work, 'app'), { 'real.yaml': configMap('real', { x: '2' }) });
+        symlinkSync('real.yaml', join(work, 'app/cm.yaml'));
+        git(['update-index', '--add', '--cacheinfo', `160000,${git(['rev-parse', 'HEAD'], work)},app/vendor/lib`], work);
+        // An empty directory is a submodule not checked out: staging the clone keeps it.
+        mkdirSync(join(work, 'app/vendor/lib'), { recursive: true });
+      },
+      ['app/v2'],
+    );
+
+  it('an upstream\'s symbolic link and submodule are named in the plan of a create, and the submodule in that of an upgrade', async () => {
+    const first = await run(writeVariants(dir(), [{ name: 'up', repo: 'edge2', pkg: 'app' }]));
+    expect(first.failures).toEqual([]);
+    publishLinked();
+    const { plan, urls, failures } = await run(
+      writeVariants(dir(), [
+        { name: 'new', repo: 'edge1', pkg: 'app', revision: 2 },
+        { name: 'up', repo: 'edge2', pkg: 'app', revision: 2 },
+      ]),
+      'draft',
+    );
+    expect(failures).toEqual([]);
+    const link = "warning: the upstream's cm.yaml is a symbolic link (git mode 120000), which sync never writes: the downstream leaves it out";
+    const submodule = "warning: the upstream's vendor/lib is a submodule (a gitlink, git mode 160000), which sync never writes: the downstream leaves it out";
+    const text = planText(plan, urls);
+    const [edge1, edge2] = text.split(/^repository edge2 .*\n/m) as [string, string];
+    expect(edge1).toMatch(/^ {2}create +app .*\n {6}/m);
+    expect(edge1).toContain(`      ${link}\n`);
+    expect(edge1).toContain(`      ${submodule}\n`);
+    expect(edge2).toMatch(/^ {2}upgrade +app /m);
+    expect(edge2).toContain(`      ${submodule}\n`);
+    const draft = /refs\/heads\/drafts\/app\/packagevariant-1 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(git(['--git-dir', repo('edge1'), 'ls-tree', '-r', '--name-only', draft, 'app'])).toBe(['app/Kptfile', 'app/package-context.yaml', 'app/real.yaml'].join('\n'));
   });
 });
