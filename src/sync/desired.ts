@@ -76,11 +76,12 @@ export interface Desired {
 /** The namespace in a variant's label (`PackageVariant <namespace>/<name>`): its downstream Repository's. */
 export const namespaceOfLabel = (label: string): string => label.slice(label.indexOf(' ') + 1, label.indexOf('/'));
 
-function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired): void {
+/** `refused`: why Kubernetes would not take the variant (inputs.ts), which then makes no downstream. */
+function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired, refused?: string): void {
   const label = `PackageVariant ${namespaceOf(variant)}/${variant.metadata.name}`;
   const spec = (variant.spec ?? {}) as VariantSpecFields;
   const where = { label, repository: spec.downstream?.repo ?? '', pkg: spec.downstream?.package ?? '' };
-  const errors = checkControllerFields(variant);
+  const errors = [...(refused ? [errorResult(refused, { field: { path: 'metadata.name' } })] : []), ...checkControllerFields(variant)];
   const lookup = (side: 'upstream' | 'downstream', name: string | undefined) => {
     const found = name ? repositories.get(repositoryKey(namespaceOf(variant), name)) : undefined;
     if (name && !found) errors.push(errorResult(`${label}: spec.${side}.repo names Repository ${name}, which is not among the inputs (namespace ${namespaceOf(variant)})`, { field: { path: `spec.${side}.repo` } }));
@@ -117,10 +118,15 @@ const objectsOf = (inputs: readonly InputObject[]): ConfigObject[] => inputs.map
 
 export async function desiredDownstreams(inputs: SyncInputs, repositories: ReadonlyMap<string, SyncRepository>, upstreamObjects: UpstreamObjects): Promise<Desired> {
   const desired: Desired = { downstreams: [], invalid: [], problems: [], variants: [], sets: [] };
-  for (const { object } of inputs.variants) desiredOf(object, ownerOf('PackageVariant', object.metadata.namespace, object.metadata.name), repositories, desired);
+  for (const { object, refused } of inputs.variants) desiredOf(object, ownerOf('PackageVariant', object.metadata.namespace, object.metadata.name), repositories, desired, refused);
   const objects = objectsOf(inputs.objects);
-  for (const { object: set, where } of inputs.variantSets) {
+  for (const { object: set, where, refused } of inputs.variantSets) {
     const label = `PackageVariantSet ${namespaceOf(set)}/${set.metadata.name}`;
+    if (refused) {
+      desired.problems.push(errorResult(refused, { field: { path: 'metadata.name' } }));
+      desired.sets.push({ label, object: set, problem: { reason: 'ValidationError', message: refused } });
+      continue;
+    }
     const upstream = await upstreamObjects(set);
     let expanded;
     try {

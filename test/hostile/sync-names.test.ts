@@ -1,11 +1,12 @@
 /**
- * Issue 26 items 12 and 14: names sync reads that git or a file system would refuse, and what it
- * never writes. A package name or a Repository directory that cannot be a path of a package (the one
- * path check: `.git` in HFS+'s and NTFS's spellings) or part of a ref (git's ref-name rules) makes
- * its downstream invalid before anything is planned, and the other downstreams of the same
- * repository are pushed; an upstream's symbolic links and submodules are named in the plan.
+ * Issue 26 items 12 and 14: names and entries sync reads that git, a file system or Kubernetes would
+ * refuse. A package name or a Repository directory that cannot be a path of a package (the one path
+ * check: `.git` in HFS+'s and NTFS's spellings) or part of a ref (git's ref-name rules) makes its
+ * downstream invalid before anything is planned, and the other downstreams of the same repository
+ * are pushed; a PackageVariant or set named as Kubernetes refuses makes no downstream; an upstream's
+ * symbolic links and submodules, which sync never writes, are named in the plan.
  */
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planText } from '../../src/sync/plan';
@@ -87,7 +88,35 @@ describe('item 12: package names and Repository directories git or a file system
   });
 });
 
-describe('item 14: what sync never writes', () => {
+describe('item 14: names Kubernetes refuses, and what sync never writes', () => {
+  it('a PackageVariant or set named as Kubernetes refuses makes no downstream, naming the file, line and field; the others go through', async () => {
+    const set = `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: Fleet\nspec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  targets:\n  - repositories:\n    - name: edge2\n`;
+    const file = writeVariants(
+      dir(),
+      [
+        { name: 'Bad_Name', repo: 'edge1', pkg: 'bad' },
+        { name: 'good', repo: 'edge1', pkg: 'app' },
+      ],
+      {},
+      [set],
+    );
+    const { plan, rows, variants, sets } = await run(file, 'draft');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const refusal = (kind: string, name: string, written: string) =>
+      `${file}: ${kind} ${name}: metadata.name: ${JSON.stringify(name)} is a name Kubernetes refuses: a ${kind}'s name is a DNS-1123 subdomain, at most 253 characters of lower-case letters, digits, '-' and '.', beginning and ending with a letter or digit (${file} line ${lines.indexOf(`  name: ${written}`) + 1}, column 9)`;
+    const variant = refusal('PackageVariant', 'Bad_Name', '"Bad_Name"');
+    const ofSet = refusal('PackageVariantSet', 'Fleet', 'Fleet');
+    expect(rows).toEqual([
+      ['edge1', 'bad', 'invalid', variant],
+      ['edge1', 'app', 'create', 'catalog/app v1 (catalog.app.v1)'],
+    ]);
+    expect(plan.problems.map((p) => p.message)).toEqual([ofSet]);
+    expect(variants.find((v) => v.object.metadata.name === 'Bad_Name')!.stalled).toBe(variant);
+    expect(sets).toEqual([expect.objectContaining({ label: 'PackageVariantSet default/Fleet', problem: { reason: 'ValidationError', message: ofSet } })]);
+    expect(refsOf(repo('edge1'))).toMatch(/refs\/heads\/drafts\/app\/packagevariant-1 /);
+    expect(refsOf(repo('edge2'))).not.toMatch(/drafts\//);
+  });
+
   /** Publishes app v2 in the catalog: v1's files, but cm.yaml a symbolic link and vendor/lib a submodule. */
   const publishLinked = () =>
     commitOnMain(
