@@ -158,12 +158,20 @@ export function validate(validator: ValidateFunction, data: unknown, what: strin
     if (error.keyword === 'if') continue;
     const segments = pointerSegments(error.instancePath);
     const { message, extraSegment } = describe(error);
-    const fullPath = [...location.prefix, ...segments, ...(extraSegment ? [extraSegment] : [])];
-    const fieldPath = formatFieldPath(fullPath);
-    const text = `${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, fullPath, extraSegment !== undefined)}`;
-    if (seen.has(text)) continue;
-    seen.add(text);
-    results.push(errorResult(text, { field: { path: fieldPath }, ...(location.file ? { file: location.file } : {}) }));
+    const result = fieldResult(what, [...segments, ...(extraSegment ? [extraSegment] : [])], message, location, extraSegment !== undefined);
+    if (seen.has(result.message)) continue;
+    seen.add(result.message);
+    results.push(result);
   }
   return results;
+}
+
+/**
+ * A problem of one field of validated data: `<what>: <field path>: <message>`, with the line of the
+ * field (of its key, `atKey`) where the data has lines.
+ */
+export function fieldResult(what: string, segments: readonly (string | number)[], message: string, location: DataLocation, atKey = false): Result {
+  const fullPath = [...location.prefix, ...segments];
+  const fieldPath = formatFieldPath(fullPath);
+  return errorResult(`${what}: ${fieldPath || '(root)'}: ${message}${lineOf(location, fullPath, atKey)}`, { field: { path: fieldPath }, ...(location.file ? { file: location.file } : {}) });
 }

@@ -14,7 +14,7 @@ import { CacheEntry, type CacheOptions } from './cache-entry';
 import { fastImportStream, readMarks, type NewCommit } from './fast-import';
 import type { RepositoryLocation } from './remote-url';
 import { GitError } from './run-git';
-import { readManyTrees } from './tree-read';
+import { listPaths, readManyTrees } from './tree-read';
 
 /** Where this program keeps a repository's refs in its entry, apart from the update's. */
 const MIRROR = 'refs/package-variant/sync/';
@@ -108,6 +108,10 @@ export class CachedRemote {
 
   readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]> {
     return readManyTrees(this.entry, versions);
+  }
+
+  listPaths(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<string[][]> {
+    return listPaths(this.entry, versions);
   }
 
   /** The user's git identity for new commits, asked of git once a run; git's own message says how to set it when there is none. */

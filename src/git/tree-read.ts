@@ -38,6 +38,7 @@ interface Blob {
 class CheckedListing {
   readonly blobs: Blob[] = [];
   readonly links: string[] = [];
+  readonly submodules: string[] = [];
   private readonly seen = new Set<string>();
   private readonly budget: ReadBudget;
 
@@ -74,6 +75,11 @@ class CheckedListing {
     this.blobs.push({ path, mode: gitMode === '100755' ? 0o755 : 0o644, object });
   }
 
+  /** A submodule (a gitlink, mode 160000): a commit of another repository, recorded and never read. */
+  submodule(path: string): void {
+    this.submodules.push(path);
+  }
+
   /** The last checks, once every entry is in. */
   done(): void {
     for (const path of this.seen) {
@@ -87,9 +93,9 @@ class CheckedListing {
 
 async function trees(entry: CacheEntry, listings: readonly CheckedListing[]): Promise<PackageTree[]> {
   const blobs = await readBlobs(entry, listings.flatMap(({ blobs }) => blobs.map((e) => e.object)));
-  return listings.map(({ blobs: entries, links }) => {
+  return listings.map(({ blobs: entries, links, submodules }) => {
     const files = new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]));
-    return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links));
+    return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links), new Set(), new Set(submodules));
   });
 }
 
@@ -113,6 +119,7 @@ async function listTree(entry: CacheEntry, version: Version): Promise<CheckedLis
     if (dir && !full.subarray(0, prefix.length).equals(prefix)) continue;
     const path = checked.path(full.subarray(prefix.length), match[2] === 'tree');
     if (match[2] === 'blob') checked.blob(path, match[1]!, match[3]!, Number(match[4]));
+    else if (match[2] === 'commit') checked.submodule(path);
   }
   checked.done();
   return checked;
@@ -183,7 +190,8 @@ export async function readManyTrees(entry: CacheEntry, versions: readonly Versio
       for (const item of treeEntries(object.bytes!, hashBytes)) {
         const path = listings[tree.index]!.path(tree.prefix ? Buffer.concat([Buffer.from(`${tree.prefix}/`, 'utf8'), item.name]) : item.name, item.mode === '40000');
         if (item.mode === '40000') next.push({ index: tree.index, prefix: path, name: item.object });
-        else if (item.mode !== '160000') pendingBlobs.push({ index: tree.index, path, mode: item.mode, object: item.object });
+        else if (item.mode === '160000') listings[tree.index]!.submodule(path);
+        else pendingBlobs.push({ index: tree.index, path, mode: item.mode, object: item.object });
       }
     });
     level = next;
@@ -193,6 +201,32 @@ export async function readManyTrees(entry: CacheEntry, versions: readonly Versio
   for (const blob of pendingBlobs) listings[blob.index]!.blob(blob.path, blob.mode, blob.object, sizeOf.get(blob.object)!);
   for (const listing of listings) listing.done();
   return trees(entry, listings);
+}
+
+/**
+ * The paths below each directory at its commit (files, links and submodules, relative to the
+ * directory; none where there is no such directory), every tree of one depth read in one
+ * `cat-file`, no file read. The names are the repository's and unchecked: they are only compared
+ * and shown, a name that is not UTF-8 as git quotes it.
+ */
+export async function listPaths(entry: CacheEntry, versions: readonly Version[]): Promise<string[][]> {
+  const paths: string[][] = versions.map(() => []);
+  let level = versions.map((version, index) => ({ index, prefix: '', name: `${version.commit}:${repoDirectory(version.directory)}`, hashBytes: /^[0-9a-f]{64}$/.test(version.commit) ? 32 : 20 }));
+  while (level.length > 0) {
+    const objects = await catFile(entry, level.map((t) => t.name), false);
+    const next: typeof level = [];
+    level.forEach((tree, i) => {
+      if (objects[i]?.type !== 'tree') return;
+      for (const item of treeEntries(objects[i]!.bytes!, tree.hashBytes)) {
+        const name = decodeName(item.name) ?? quoteBytes(item.name);
+        const path = tree.prefix ? `${tree.prefix}/${name}` : name;
+        if (item.mode === '40000') next.push({ ...tree, prefix: path, name: item.object });
+        else paths[tree.index]!.push(path);
+      }
+    });
+    level = next;
+  }
+  return paths;
 }
 
 /** Blob contents by object name, in one `git cat-file --batch`. */

@@ -19,12 +19,14 @@ export class PackageTree {
    * @param dirs every directory below the root (a directory may be empty)
    * @param links symbolic links: never followed, written or removed by an update
    * @param ignored files and directories a `.krmignore` names (src/package/package-walk.ts): not read
+   * @param submodules a git tree's submodules (gitlinks): commits of other repositories, never read or written
    */
   constructor(
     readonly files: ReadonlyMap<string, TreeFile>,
     readonly dirs: ReadonlySet<string> = directoriesOf(files.keys()),
     readonly links: ReadonlySet<string> = new Set(),
     readonly ignored: ReadonlySet<string> = new Set(),
+    readonly submodules: ReadonlySet<string> = new Set(),
   ) {}
 
   static empty(): PackageTree {
@@ -42,7 +44,7 @@ export class PackageTree {
     if (dir === ROOT) return this;
     const pick = <T>(entries: Iterable<[string, T]>) => [...entries].filter(([p]) => p !== dir && isWithin(p, dir)).map(([p, v]) => [relativeTo(p, dir), v] as [string, T]);
     const pickPaths = (paths: Iterable<string>) => new Set(pick([...paths].map((p) => [p, p] as [string, string])).map(([p]) => p));
-    return new PackageTree(new Map(pick(this.files)), pickPaths(this.dirs), pickPaths(this.links), pickPaths(this.ignored));
+    return new PackageTree(new Map(pick(this.files)), pickPaths(this.dirs), pickPaths(this.links), pickPaths(this.ignored), pickPaths(this.submodules));
   }
 
   /** This tree with everything below `dir` replaced by `inner` (a tree rooted at `dir`). */
@@ -55,7 +57,7 @@ export class PackageTree {
     dirs.add(dir);
     for (const d of inner.dirs) dirs.add(joinPath(dir, d));
     const paths = (outer: Iterable<string>, within: Iterable<string>) => new Set([...[...outer].filter((p) => !isWithin(p, dir)), ...[...within].map((p) => joinPath(dir, p))]);
-    return new PackageTree(files, dirs, paths(this.links, inner.links), paths(this.ignored, inner.ignored));
+    return new PackageTree(files, dirs, paths(this.links, inner.links), paths(this.ignored, inner.ignored), paths(this.submodules, inner.submodules));
   }
 }
 

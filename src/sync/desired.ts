@@ -10,7 +10,7 @@ import { errorResult, FunctionError, type Result } from '../krm/results';
 import { checkControllerFields } from '../variant/spec';
 import type { InputObject, SyncInputs } from './inputs';
 import { ownerOf, type DeletionPolicy } from './ownership';
-import { isPackageName, namespaceOf, packagePath, repositoryKey, type SyncRepository } from './repositories';
+import { namespaceOf, packagePath, packagePathProblem, repositoryKey, type SyncRepository } from './repositories';
 import type { UpstreamSpec } from './upstream';
 
 export interface DesiredDownstream {
@@ -76,11 +76,12 @@ export interface Desired {
 /** The namespace in a variant's label (`PackageVariant <namespace>/<name>`): its downstream Repository's. */
 export const namespaceOfLabel = (label: string): string => label.slice(label.indexOf(' ') + 1, label.indexOf('/'));
 
-function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired): void {
+/** `refused`: why Kubernetes would not take the variant (inputs.ts), which then makes no downstream. */
+function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyMap<string, SyncRepository>, desired: Desired, refused?: string): void {
   const label = `PackageVariant ${namespaceOf(variant)}/${variant.metadata.name}`;
   const spec = (variant.spec ?? {}) as VariantSpecFields;
   const where = { label, repository: spec.downstream?.repo ?? '', pkg: spec.downstream?.package ?? '' };
-  const errors = checkControllerFields(variant);
+  const errors = [...(refused ? [errorResult(refused, { field: { path: 'metadata.name' } })] : []), ...checkControllerFields(variant)];
   const lookup = (side: 'upstream' | 'downstream', name: string | undefined) => {
     const found = name ? repositories.get(repositoryKey(namespaceOf(variant), name)) : undefined;
     if (name && !found) errors.push(errorResult(`${label}: spec.${side}.repo names Repository ${name}, which is not among the inputs (namespace ${namespaceOf(variant)})`, { field: { path: `spec.${side}.repo` } }));
@@ -88,7 +89,11 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
   };
   const upstreamRepository = lookup('upstream', spec.upstream?.repo);
   const repository = lookup('downstream', spec.downstream?.repo);
-  if (where.pkg && !isPackageName(where.pkg)) errors.push(errorResult(`${label}: spec.downstream.package ${JSON.stringify(where.pkg)} is not a package path inside the repository`, { field: { path: 'spec.downstream.package' } }));
+  for (const side of ['upstream', 'downstream'] as const) {
+    const pkg = spec[side]?.package;
+    const why = pkg ? packagePathProblem(pkg) : undefined;
+    if (why) errors.push(errorResult(`${label}: spec.${side}.package ${JSON.stringify(pkg)} cannot be a package path: ${why}`, { field: { path: `spec.${side}.package` } }));
+  }
   if (errors.length > 0 || !repository || !upstreamRepository) {
     desired.invalid.push({ ...where, results: errors });
     desired.variants.push({ label, object: variant, stalled: errors.map((e) => e.message).join('; ') });
@@ -113,10 +118,15 @@ const objectsOf = (inputs: readonly InputObject[]): ConfigObject[] => inputs.map
 
 export async function desiredDownstreams(inputs: SyncInputs, repositories: ReadonlyMap<string, SyncRepository>, upstreamObjects: UpstreamObjects): Promise<Desired> {
   const desired: Desired = { downstreams: [], invalid: [], problems: [], variants: [], sets: [] };
-  for (const { object } of inputs.variants) desiredOf(object, ownerOf('PackageVariant', object.metadata.namespace, object.metadata.name), repositories, desired);
+  for (const { object, refused } of inputs.variants) desiredOf(object, ownerOf('PackageVariant', object.metadata.namespace, object.metadata.name), repositories, desired, refused);
   const objects = objectsOf(inputs.objects);
-  for (const { object: set, where } of inputs.variantSets) {
+  for (const { object: set, where, refused } of inputs.variantSets) {
     const label = `PackageVariantSet ${namespaceOf(set)}/${set.metadata.name}`;
+    if (refused) {
+      desired.problems.push(errorResult(refused, { field: { path: 'metadata.name' } }));
+      desired.sets.push({ label, object: set, problem: { reason: 'ValidationError', message: refused } });
+      continue;
+    }
     const upstream = await upstreamObjects(set);
     let expanded;
     try {

@@ -11,6 +11,7 @@ import type { ConfigObject } from '../config/function-config';
 import { hasError, type Result } from '../krm/results';
 import { hasPipeline } from '../disk/kpt-render';
 import { updateTree } from '../merge/package/update-tree';
+import { quotePath } from '../package/path-text';
 import type { PackageTree } from '../package/tree';
 import { clonePackage, type CloneFacts, type UpstreamLock } from './clone';
 import { mutatePackage, packagesDiffer } from './mutate';
@@ -86,10 +87,22 @@ function cloneOnce(upstream: PackageTree, facts: CloneFacts): PackageTree {
   return byFacts.get(key)!;
 }
 
+/**
+ * A warning for each of the upstream's entries sync never writes, naming it: its submodules and, in a
+ * clone, its symbolic links (an upgrade's merge reports links itself, as `update` does).
+ */
+function leftOutOfUpstream(upstream: PackageTree, links: boolean): Result[] {
+  const warn = (path: string, what: string): Result => ({ severity: 'warning', message: `the upstream's ${quotePath(path)} is ${what}, which sync never writes: the downstream leaves it out`, file: { path } });
+  return [
+    ...(links ? [...upstream.links].sort().map((path) => warn(path, 'a symbolic link (git mode 120000)')) : []),
+    ...[...upstream.submodules].sort().map((path) => warn(path, 'a submodule (a gitlink, git mode 160000)')),
+  ];
+}
+
 export function createDraft(upstream: PackageTree, facts: CloneFacts, upstreamName: string, mutations: Mutations): Promise<DraftOutcome> {
   const cloned = cloneOnce(upstream, facts);
   const task: PorchTask = { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: upstreamName } } } };
-  return commitsFrom(cloned, upstream, { message: MESSAGES.clone, task, tree: cloned }, mutations);
+  return commitsFrom(cloned, upstream, { message: MESSAGES.clone, task, tree: cloned }, mutations, leftOutOfUpstream(upstream, true));
 }
 
 export interface UpgradeSources {
@@ -143,7 +156,7 @@ export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations
     type: 'upgrade',
     upgrade: { oldUpstreamRef: { name: names.oldUpstream }, newUpstreamRef: { name: names.newUpstream }, localPackageRevisionRef: { name: names.published }, strategy: 'resource-merge' },
   };
-  return commitsFrom(merged.tree, sources.published, { message: MESSAGES.upgrade, task, tree: merged.tree }, mutations, merged.results);
+  return commitsFrom(merged.tree, sources.published, { message: MESSAGES.upgrade, task, tree: merged.tree }, mutations, [...merged.results, ...leftOutOfUpstream(sources.newUpstream, false)]);
 }
 
 /** Porch's edit: a copy of the published revision, then the mutations; nothing when they change nothing. */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import * as validators from '../config/generated/validators';
 import { PACKAGE_VARIANT_API, PACKAGE_VARIANT_SET_API, type ConfigObject } from '../config/function-config';
-import { validate, type DataLocation } from '../config/validate';
+import { fieldResult, validate, type DataLocation } from '../config/validate';
+import { isValidObjectName } from '../fanout/naming';
 
 export const REPOSITORY_API = 'config.porch.kpt.dev/v1alpha1';
 
@@ -20,6 +21,11 @@ export interface InputObject {
   readonly where: string;
   /** The file it was read from. */
   readonly file: string;
+  /**
+   * Why the object could not be made in a cluster, naming the file, line and field: a PackageVariant
+   * or set Kubernetes would refuse makes no downstream, and the others go on.
+   */
+  readonly refused?: string;
 }
 
 export interface SyncInputs {
@@ -64,6 +70,14 @@ function kindOf(object: ConfigObject): Kind {
 const VALIDATORS = { repository: validators.repository, variant: validators.packageVariant, 'variant-set': validators.packageVariantSet } as const;
 const LABELS = { repository: 'Repository', variant: 'PackageVariant', 'variant-set': 'PackageVariantSet' } as const;
 
+/** Why Kubernetes would refuse the object for its name (a custom resource's is a DNS-1123 subdomain), so that Porch never sees it; undefined when it would not. */
+function refusedName(object: ConfigObject, kind: 'variant' | 'variant-set', location: DataLocation): string | undefined {
+  const { name } = object.metadata;
+  if (isValidObjectName(name)) return undefined;
+  const why = `${JSON.stringify(name)} is a name Kubernetes refuses: a ${LABELS[kind]}'s name is a DNS-1123 subdomain, at most 253 characters of lower-case letters, digits, '-' and '.', beginning and ending with a letter or digit`;
+  return fieldResult(`${LABELS[kind]} ${name}`, ['metadata', 'name'], why, location).message;
+}
+
 /** Reads every object of the files and directories named; throws InputError naming each problem. */
 export function readSyncInputs(paths: readonly string[]): SyncInputs {
   if (paths.length === 0) throw new InputError('name the files or directories that hold the Repository, PackageVariant and PackageVariantSet objects');
@@ -99,15 +113,16 @@ export function readSyncInputs(paths: readonly string[]): SyncInputs {
         }
         const object = item as ConfigObject;
         const kind = kindOf(object);
+        const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, readFrom: file };
         if (kind !== 'other') {
-          const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, readFrom: file };
           const issues = validate(VALIDATORS[kind], object, `${LABELS[kind]} ${object.metadata.name}`, location);
           if (issues.length) {
             problems.push(...issues.map((issue) => `${file}: ${issue.message}`));
             continue;
           }
         }
-        found.push({ kind, input: { object, where: at, file } });
+        const refused = kind === 'variant' || kind === 'variant-set' ? refusedName(object, kind, location) : undefined;
+        found.push({ kind, input: { object, where: at, file, ...(refused ? { refused: `${file}: ${refused}` } : {}) } });
       }
     });
   }

@@ -5,7 +5,7 @@
 import { PackageTree } from '../package/tree';
 import { tagListing } from './repository-state';
 import { repositoryKey, type SyncRepository } from './repositories';
-import type { RemoteRepository, SyncSettings } from './settings';
+import { RepositoryAccessError, type RemoteRepository, type SyncSettings } from './settings';
 import type { TagListing } from './upstream';
 
 export interface Version {
@@ -58,12 +58,14 @@ export class Repositories {
 
   constructor(private readonly settings: SyncSettings) {}
 
+  /** The repository, fetched once; a Repository sync refuses is never fetched, and answers why. */
   get(repository: SyncRepository): Promise<Opened> {
     const key = repositoryKey(repository.namespace, repository.name);
     if (!this.opened.has(key)) {
+      const opening = repository.refused === undefined ? this.settings.open(repository) : Promise.reject(new RepositoryAccessError(repository.refused));
       this.opened.set(
         key,
-        this.settings.open(repository).then(async (remote) => {
+        opening.then(async (remote) => {
           this.settings.progress?.('fetched');
           return opened(remote, await tagListing(remote));
         }),

@@ -29,6 +29,7 @@ export function gitRemotes(options: CacheOptions): (repository: SyncRepository) 
         messages: (commits) => named(repository, () => remote.messages(commits)),
         files: (specs) => named(repository, () => remote.files(specs)),
         readTrees: (versions) => named(repository, () => remote.readTrees(versions)),
+        listPaths: (versions) => named(repository, () => remote.listPaths(versions)),
         write: (commits) => named(repository, () => remote.write(commits)),
         push: (moves) => named(repository, () => remote.push(moves)),
       };

@@ -25,6 +25,8 @@ export interface RepositoryReader {
   files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]>;
   /** The files below each directory at its commit. */
   readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]>;
+  /** The paths below each directory at its commit, relative to it, without reading a file; none where there is no such directory. */
+  listPaths(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<string[][]>;
 }
 
 /** A repository's tags and their approval annotations, read once. */

@@ -16,6 +16,7 @@ import { namespaceOf, readRepositories, repositoryKey, type SyncRepository } fro
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
+import { ancestorPaths, refuseNesting } from './nesting';
 import { RepositoryAccessError, selects, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
 import { approvalCommit, entryOf, nextRevision, type Written } from './written';
 import { withBranchEdits } from './branch-edits';
@@ -137,7 +138,8 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
     if (!(error instanceof RepositoryAccessError)) throw error;
     return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', error.message)) : [repositoryEntry(repository, error.message)] };
   }
-  const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.map((d) => d.pkgpath)));
+  // The directories above each downstream are read too: a package there is one it would nest in.
+  const { head, states } = await readPackageStates(own.remote, repository, own.listing, new Set(group.flatMap((d) => [d.pkgpath, ...ancestorPaths(d)])));
   if (!head) {
     const missing = `Repository ${repository.name} has no branch ${repository.branch} in ${withoutCredentials(repository.url)}; create it first${repository.createBranch ? ' (sync does not act on spec.git.createBranch: push a first commit to the branch)' : ''}`;
     return { entries: group.length ? group.map((d) => entryOf(d, 'invalid', missing)) : [repositoryEntry(repository, missing)] };
@@ -147,7 +149,7 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   const updates: RefUpdate[] = [];
   const publishing: NonNullable<Written['publish']>[] = [];
   const publishedFor = new Map<NonNullable<Written['publish']>, DesiredDownstream>();
-  const prepared = await Promise.all(group.map((d) => prepareDownstream(d, states.get(d.pkgpath), opened)));
+  const prepared = await refuseNesting(await Promise.all(group.map((d) => prepareDownstream(d, states.get(d.pkgpath), opened))), states, head, own.remote);
   await prefetchTrees(own, prepared);
   for (const [i, ready] of prepared.entries()) {
     const d = group[i]!;

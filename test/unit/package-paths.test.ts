@@ -32,6 +32,17 @@ describe('a path that leaves the package', () => {
     expect(escapeOf(path)).toBe(why);
   });
 
+  it('takes every code point HFS+ ignores (git\'s is_hfs_dotgit list), wherever it sits in .git, for .git', () => {
+    const ignored = [0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfeff].map((c) => String.fromCodePoint(c));
+    for (const char of ignored) {
+      for (let at = 0; at <= 4; at += 1) {
+        const name = `.git`.slice(0, at) + char + `.git`.slice(at);
+        expect({ name, why: pathProblem(`sub/${name}`) }).toEqual({ name, why: `it lies in ${JSON.stringify(name)}, which git takes for .git: git's, not the package's` });
+      }
+    }
+    expect(pathProblem('\u200b.git')).toBeUndefined();
+  });
+
   it.each(['cm.yaml', './cm.yaml', 'sub/../cm.yaml', 'a..b/cm.yaml', '.gitignore.yaml', 'sub/.github/cm.yaml', 'Kptfile', '.package-variant', 'git~2/x.yaml'])('%s stays inside', (path) => {
     expect(escapeOf(path)).toBeUndefined();
   });
