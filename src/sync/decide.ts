@@ -4,7 +4,7 @@
  * the package?) are left to the caller as checks: a published revision is edited only when they
  * do, a draft gets another commit only when they do, a proposal is blocked only when they do.
  */
-import { latestPublished, unpublished, type PackageState, type RevisionState } from './state';
+import { foreignDrafts, latestPublished, unpublished, type PackageState, type RevisionState } from './state';
 
 /** The upstream revision a variant asks for, resolved in its repository. */
 export interface ResolvedUpstream {
@@ -44,7 +44,11 @@ const describeLock = (revision: RevisionState): string => revision.kptfile?.lock
 /** Porch's `isUpToDate`: a revision that records no upstream (made by init, or by hand) counts as current too. */
 const isCurrent = (revision: RevisionState, upstream: ResolvedUpstream): boolean => revision.kptfile?.lock === undefined || recordsUpstream(revision, upstream);
 
-/** Who the repository says owns the package: its newest draft or proposal, else its latest published revision. */
+/**
+ * Who the repository says owns the package: the newest draft or proposal sync made, else its latest
+ * published revision. A draft sync did not make says nothing: a person's copy carries the Kptfile's
+ * annotations, or none.
+ */
 export function recordedOwner(state: PackageState): string | undefined {
   const newest = unpublished(state)[0] ?? latestPublished(state);
   return newest?.kptfile?.owner;
@@ -52,6 +56,11 @@ export function recordedOwner(state: PackageState): string | undefined {
 
 export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageState | undefined): Decision {
   if (!state || (state.revisions.length === 0 && !state.branch)) return { kind: 'create' };
+  if (unpublished(state).length === 0 && !latestPublished(state) && !state.branch) {
+    const others = foreignDrafts(state).map((r) => `${r.lifecycle} ${r.workspace}`);
+    const foreign = others.length ? `; ${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} not sync's` : '';
+    return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} with no published revision sync can start from and no draft it made${foreign}: publish one or remove the package, then sync again` };
+  }
   const recorded = recordedOwner(state);
   if (recorded !== undefined && recorded !== claim.owner) {
     return { kind: 'conflict', reason: `a package exists at ${state.pkgpath}, owned by ${recorded}; a package another variant owns is never adopted` };

@@ -10,9 +10,10 @@ import { planDeletions } from './deletions';
 import { desiredDownstreams, namespaceOfLabel, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
 import type { SyncInputs } from './inputs';
 import { approvalMessage, annotatedMessage } from './porch-commits';
-import { packageRevisionName, publishedTag } from './porch-refs';
+import { packageRevisionName, publishedTag, revisionOfRef } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates } from './repository-state';
+import { nextRevision } from './state';
 import { readRepositories, repositoryKey, type SyncRepository } from './repositories';
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
@@ -51,7 +52,7 @@ async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<st
       apiVersion: 'porch.kpt.dev/v1alpha1',
       kind: 'PackageRevision',
       metadata: { name: packageRevisionName(repository.name, spec.upstream.package, workspace), namespace },
-      spec: { packageName: spec.upstream.package, repository: repository.name, revision: /^v\d+$/.test(version) ? Number(version.slice(1)) : -1, workspaceName: workspace, lifecycle: 'Published' },
+      spec: { packageName: spec.upstream.package, repository: repository.name, revision: revisionOfRef(version), workspaceName: workspace, lifecycle: 'Published' },
     });
   }
   return { objects, found };
@@ -163,8 +164,7 @@ async function planRepository(repository: SyncRepository, group: readonly Desire
   let branchTip: string | number = head;
   for (const publish of publishing) {
     const d = publishedFor.get(publish)!;
-    const state = states.get(d.pkgpath);
-    const revision = Math.max(0, ...(state?.revisions ?? []).filter((r) => r.lifecycle === 'published').map((r) => r.revision)) + 1;
+    const revision = nextRevision(states.get(d.pkgpath));
     const message = annotatedMessage(approvalMessage(d.pkgpath, revision), { package: d.pkgpath, workspaceName: publish.workspace, revision: String(revision) });
     commits.push(packageCommit(d.pkgpath, publish.tree, message, [branchTip, publish.tip]));
     branchTip = commits.length - 1;
