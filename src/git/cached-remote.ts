@@ -21,12 +21,27 @@ const MIRROR = 'refs/package-variant/sync/';
 const STAGED = 'refs/package-variant/staged/';
 const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/** A commit as sync reads it: its parents and its message. */
+export interface CommitFacts {
+  readonly parents: readonly string[];
+  readonly message: string;
+}
+
 export interface RefMove {
   readonly ref: string;
   /** The value the ref must have on the repository when it is pushed; undefined: it must not exist. */
   readonly expected: string | undefined;
   /** A commit, or null to delete the ref. */
   readonly target: string | null;
+}
+
+/** A commit's parents and message from its text as git stores it, each message line after `indent`. */
+function readCommit(text: string, indent: string): CommitFacts {
+  const body = text.indexOf('\n\n');
+  const headers = (body < 0 ? text : text.slice(0, body)).split('\n');
+  const parents = headers.filter((line) => line.startsWith('parent ')).map((line) => line.slice('parent '.length));
+  const message = body < 0 ? '' : text.slice(body + 2);
+  return { parents, message: indent ? message.split('\n').map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n') : message };
 }
 
 /** A push the repository turned down because a ref is no longer what the fetch saw. */
@@ -92,12 +107,24 @@ export class CachedRemote {
     const messages = new Map<string, string>();
     unique.forEach((commit, i) => {
       const object = objects[i];
-      if (object?.type !== 'commit') return;
-      const text = object.bytes.toString('utf8');
-      const body = text.indexOf('\n\n');
-      messages.set(commit, body < 0 ? '' : text.slice(body + 2));
+      if (object?.type === 'commit') messages.set(commit, readCommit(object.bytes.toString('utf8'), '').message);
     });
     return messages;
+  }
+
+  /** The commits `tips` reach and `base` does not (the branches' own commits), by name, in one `git rev-list --header`. */
+  async commitsAfter(base: string, tips: readonly string[]): Promise<ReadonlyMap<string, CommitFacts>> {
+    const wanted = [...new Set(tips)].filter((c) => OBJECT_NAME.test(c));
+    const commits = new Map<string, CommitFacts>();
+    if (wanted.length === 0 || !OBJECT_NAME.test(base)) return commits;
+    const listed = await this.entry.git(['rev-list', '--stdin', '--header'], { input: `${wanted.join('\n')}\n^${base}\n` });
+    // Each record: the commit's name on a line, then the commit as git stores it, its message indented by four spaces.
+    for (const record of listed.toString('utf8').split('\0')) {
+      const newline = record.indexOf('\n');
+      const name = record.slice(0, newline);
+      if (newline > 0 && OBJECT_NAME.test(name)) commits.set(name, readCommit(record.slice(newline + 1), '    '));
+    }
+    return commits;
   }
 
   /** The bytes of files at commits (`commit:path`); undefined where there is no file. */

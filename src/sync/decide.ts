@@ -4,8 +4,7 @@
  * the package?) are left to the caller as checks: a published revision is edited only when they
  * do, a draft gets another commit only when they do, a proposal is blocked only when they do.
  */
-import { MAX_REVISION } from './porch-refs';
-import { latestPublished, unpublished, type PackageState, type RevisionState } from './state';
+import { foreignDrafts, latestPublished, unpublished, type PackageState, type RevisionState } from './state';
 
 /** The upstream revision a variant asks for, resolved in its repository. */
 export interface ResolvedUpstream {
@@ -35,8 +34,7 @@ type Proceed =
 export type Decision =
   | (Proceed & { readonly adopting?: true })
   | { readonly kind: 'blocked'; readonly reason: string }
-  | { readonly kind: 'conflict'; readonly reason: string }
-  | { readonly kind: 'invalid'; readonly reason: string };
+  | { readonly kind: 'conflict'; readonly reason: string };
 
 /** Whether a revision records the upstream revision asked for (its tag, at the same commit). */
 export function recordsUpstream(revision: RevisionState, upstream: ResolvedUpstream): boolean {
@@ -49,18 +47,23 @@ const describeLock = (revision: RevisionState): string => revision.kptfile?.lock
 /** Porch's `isUpToDate`: a revision that records no upstream (made by init, or by hand) counts as current too. */
 const isCurrent = (revision: RevisionState, upstream: ResolvedUpstream): boolean => revision.kptfile?.lock === undefined || recordsUpstream(revision, upstream);
 
-/** Who the repository says owns the package: its newest draft or proposal, else its latest published revision. */
+/**
+ * Who the repository says owns the package: the newest draft or proposal sync made, else its latest
+ * published revision. A draft sync did not make says nothing: a person's copy carries the Kptfile's
+ * annotations, or none.
+ */
 export function recordedOwner(state: PackageState): string | undefined {
   const newest = unpublished(state)[0] ?? latestPublished(state);
   return newest?.kptfile?.owner;
 }
 
 export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageState | undefined): Decision {
-  if (state?.unreadable?.length) {
-    // Its next revision number cannot be told: publishing one Porch's clients cannot read would follow.
-    return { kind: 'invalid', reason: `tag ${state.unreadable.join(', ')} holds a revision number above ${MAX_REVISION}, the largest Porch's clients read: remove or rename it, then sync again` };
-  }
   if (!state || (state.revisions.length === 0 && !state.branch)) return { kind: 'create' };
+  if (unpublished(state).length === 0 && !latestPublished(state) && !state.branch) {
+    const others = foreignDrafts(state).map((r) => `${r.lifecycle} ${r.workspace}`);
+    const foreign = others.length ? `; ${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} not sync's` : '';
+    return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} with no published revision sync can start from and no draft it made${foreign}: publish one or remove the package, then sync again` };
+  }
   const recorded = recordedOwner(state);
   if (recorded !== undefined && recorded !== claim.owner) {
     return { kind: 'conflict', reason: `a package exists at ${state.pkgpath}, owned by ${recorded}; a package another variant owns is never adopted` };
@@ -69,7 +72,7 @@ export function decide(claim: Claim, upstream: ResolvedUpstream, state: PackageS
     return { kind: 'conflict', reason: `a package exists at ${state.pkgpath} and no variant owns it; set spec.adoptionPolicy: adoptExisting on ${claim.label} to take it over` };
   }
   const decided = proceed(upstream, state);
-  return recorded === undefined && decided.kind !== 'blocked' && decided.kind !== 'conflict' && decided.kind !== 'invalid' ? { ...decided, adopting: true } : decided;
+  return recorded === undefined && decided.kind !== 'blocked' && decided.kind !== 'conflict' ? { ...decided, adopting: true } : decided;
 }
 
 /** An owned (or adopted) package: blocked by a draft behind the upstream, or what to check. */

@@ -3,7 +3,8 @@
  * in a Repository given whose recorded owner does not ask for it there any more (the variant
  * removed, a set's target no longer selected, a Repository's labels changed). The deletion policy
  * recorded with the package decides:
- * - `delete`: its drafts and proposals go, and the deletion of each published revision is proposed
+ * - `delete`: the drafts and proposals sync made go (anyone else's stay, named in the plan), and the
+ *   deletion of each published revision is proposed
  *   (`deletionProposed/<pkg>/v<N>`, as Porch); `--approve-deletions` then removes the tags, those
  *   branches and, in a commit on the Repository's branch, the package's directory;
  * - `orphan`: everything stays, and the claim goes: the package is written again without sync's
@@ -17,13 +18,13 @@
 import type { NewCommit } from '../git/fast-import';
 import type { PackageTree } from '../package/tree';
 import { recordedOwner } from './decide';
-import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION } from './ownership';
-import { deletionMessage, draftMessage, MESSAGES, type PorchTask } from './porch-commits';
+import { DELETION_POLICY_ANNOTATION, leftAlone, OWNER_ANNOTATION, withSyncRecord } from './ownership';
+import { deletionMessage, draftMessage, editTask, MESSAGES } from './porch-commits';
 import { deletionProposedBranch, draftBranch, nextVariantWorkspace, packageRevisionName } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
 import type { SyncRepository } from './repositories';
 import { selects, type DownstreamSelector } from './settings';
-import { latestPublished, unpublished, type PackageState } from './state';
+import { foreignDrafts, latestPublished, unpublished, type PackageState } from './state';
 import { PackageResources } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
 
@@ -89,7 +90,20 @@ export async function planDeletions(
     if (!selects(settings.only, repository.name, packageOf(repository, pkgpath))) continue;
     const newest = unpublished(state)[0] ?? latestPublished(state);
     const policy = newest?.kptfile?.deletionPolicy ?? 'delete';
-    const entry = (action: Action, detail: string, refs: string[] = []): PlannedDownstream => ({ repository: repository.name, pkg: packageOf(repository, pkgpath), variant: owner, action, detail, refs, results: [] });
+    const others = leftAlone(foreignDrafts(state), (r) => packageRevisionName(repository.name, packageOf(repository, pkgpath), r.workspace));
+    const entry = (action: Action, detail: string, refs: string[] = []): PlannedDownstream => ({
+      repository: repository.name,
+      pkg: packageOf(repository, pkgpath),
+      variant: owner,
+      action,
+      detail: others && action !== 'invalid' ? `${detail}; ${others}` : detail,
+      refs,
+      results: [],
+    });
+    if (state.unreadable) {
+      work.entries.push(entry('invalid', state.unreadable));
+      continue;
+    }
     const gone = `${owner} no longer asks for it`;
     if (policy === 'orphan') {
       if (!settings.allowDelete) {
@@ -101,8 +115,9 @@ export async function planDeletions(
       const index = offset + work.commits.length;
       if (from.lifecycle === 'published') {
         const workspace = nextVariantWorkspace(state.revisions.map((r) => r.workspace));
-        const task: PorchTask = { type: 'edit', edit: { sourceRef: { name: packageRevisionName(repository.name, packageOf(repository, pkgpath), from.workspace) } } };
-        work.commits.push({ parents: [head], message: draftMessage(MESSAGES.edit, { package: pkgpath, workspaceName: workspace, revision: '0', task }), directory: pkgpath, files: stripped.files });
+        const task = editTask(packageRevisionName(repository.name, packageOf(repository, pkgpath), from.workspace));
+        // A draft sync makes: its record goes with it, or the next run would take the draft for someone else's.
+        work.commits.push({ parents: [head], message: withSyncRecord(draftMessage(MESSAGES.edit, { package: pkgpath, workspaceName: workspace, revision: '0', task })), directory: pkgpath, files: stripped.files });
         work.updates.push({ ref: `refs/heads/${draftBranch(pkgpath, workspace)}`, expected: undefined, target: index });
         work.entries.push(entry('orphan', `${gone}; deletionPolicy orphan: left in place, its ownership record dropped in a new draft`, [draftBranch(pkgpath, workspace)]));
       } else {

@@ -12,9 +12,11 @@ import { unproposals } from './deletions';
 import { decide, type Decision } from './decide';
 import type { DesiredDownstream } from './desired';
 import { createDraft, editDraft, updateDraft, upgradeDraft, type Mutations } from './drafts';
-import { nextVariantWorkspace, packageRevisionName } from './porch-refs';
+import { leftAlone } from './ownership';
+import { cloneTask, editTask, INIT_TASK, upgradeTask, type PorchTask } from './porch-commits';
+import { MAX_REVISION, nextVariantWorkspace, packageRevisionName } from './porch-refs';
 import type { PlannedDownstream } from './plan';
-import { unpublished, type PackageState } from './state';
+import { foreignDrafts, nextRevision, unpublished, type PackageState, type RevisionState } from './state';
 import type { Opened, Repositories, Version } from './opened';
 import { RepositoryAccessError, type PlanSettings } from './settings';
 import { entryOf, existingDraft, newDraft, nothing, publishedNameOf, shortRef, type Written } from './written';
@@ -26,12 +28,13 @@ export interface Prepared {
   readonly state: PackageState | undefined;
   readonly upstream: UpstreamRevision;
   readonly upstreamSide: Opened;
-  readonly decision: Exclude<Decision, { kind: 'conflict' | 'blocked' | 'invalid' }>;
+  readonly decision: Exclude<Decision, { kind: 'conflict' | 'blocked' }>;
 }
 
 
 /** The upstream resolved and the decision made; a Written when that already settles the downstream. */
 export async function prepareDownstream(d: DesiredDownstream, state: PackageState | undefined, opened: Repositories): Promise<Prepared | Written> {
+  if (state?.unreadable) return nothing(d, 'invalid', state.unreadable);
   let upstream: UpstreamRevision;
   let upstreamSide: Opened;
   try {
@@ -44,13 +47,19 @@ export async function prepareDownstream(d: DesiredDownstream, state: PackageStat
   }
   const decision = decide({ owner: d.owner, adoption: d.adoptionPolicy, label: d.label }, upstream, state);
   if (decision.kind === 'conflict') return nothing(d, 'conflict', decision.reason);
-  if (decision.kind === 'invalid') return nothing(d, 'invalid', decision.reason);
-  if (decision.kind === 'blocked') return { ...nothing(d, 'blocked', decision.reason), entry: { ...entryOf(d, 'blocked', decision.reason), targets: unpublished(state!).map((r) => publishedNameOf(d, r)) } };
+  if (decision.kind === 'blocked') return withForeign(d, state, { ...nothing(d, 'blocked', decision.reason), entry: { ...entryOf(d, 'blocked', decision.reason), targets: unpublished(state!).map((r) => publishedNameOf(d, r)) } });
   if (decision.kind === 'upgrade' && !isFullSha(decision.from.kptfile!.lock!.commit)) {
     // The commit comes from the package: only a commit name is looked up, and only at this package's path upstream.
     return nothing(d, 'invalid', `${publishedNameOf(d, decision.from)} records upstreamLock.git.commit ${JSON.stringify(decision.from.kptfile!.lock!.commit)}, which is no commit name: the upstream revision it was made from is unknown`);
   }
   return { d, state, upstream, upstreamSide, decision };
+}
+
+/** What a new revision derives from, for the plan: a published revision, or a package only on the branch and the task that starts it. */
+function sourceOf(d: DesiredDownstream, from: RevisionState, first: PorchTask): string {
+  if (first.type === 'edit' || first.type === 'upgrade') return `${publishedNameOf(d, from)} (v${from.revision})`;
+  const task = first.type === 'clone' ? `clone of ${first.clone.upstreamRef.upstreamRef.name}` : 'init (it records no upstream)';
+  return `${d.pkg} on branch ${d.repository.branch}, which has no revision: a first revision by ${task}`;
 }
 
 /** The revision of the downstream a decision starts from, in its own repository. */
@@ -86,13 +95,25 @@ export async function prefetchTrees(own: Opened, prepared: readonly (Prepared | 
 }
 
 export async function computeDownstream(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
+  const { d, state } = prepared;
   const written = withUnproposals(prepared, await computeContent(prepared, head, offset, settings, own));
-  if (!prepared.decision.adopting || written.entry.action === 'invalid' || written.entry.action === 'not-converging') return written;
+  if (written.publish && nextRevision(state) > MAX_REVISION) {
+    const largest = state!.revisions.find((r) => r.lifecycle === 'published' && r.revision === MAX_REVISION)!;
+    return nothing(d, 'invalid', `${d.pkg} of Repository ${d.repository.name} has revision ${MAX_REVISION} (${shortRef(largest.ref)}), the largest Porch can hold: no further revision of it can be published`);
+  }
+  if (!prepared.decision.adopting || written.entry.action === 'invalid' || written.entry.action === 'not-converging') return withForeign(d, state, written);
   const detail =
     written.entry.action === 'unchanged'
       ? `adoptable: no variant owns it; its ownership is recorded with the next revision sync writes (--adopt-now records it now)`
       : `adopts it, recording its ownership; ${written.entry.detail}`;
-  return { ...written, entry: { ...written.entry, detail } };
+  return withForeign(d, state, { ...written, entry: { ...written.entry, detail } });
+}
+
+/** The plan names the drafts and proposals of the package that sync did not make, and leaves them alone. */
+function withForeign(d: DesiredDownstream, state: PackageState | undefined, written: Written): Written {
+  const note = state && written.entry.action !== 'invalid' ? leftAlone(foreignDrafts(state), (r) => publishedNameOf(d, r)) : undefined;
+  if (!note) return written;
+  return { ...written, entry: { ...written.entry, detail: written.entry.detail ? `${written.entry.detail}; ${note}` : note } };
 }
 
 /** A package asked for again takes back the proposals of its deletion. */
@@ -130,23 +151,18 @@ async function computeContent(prepared: Prepared, head: string, offset: number, 
         const oldUpstream = await upstreamSide.tree({ commit: lock.commit, directory: upstream.pkgpath });
         const oldWorkspace = upstreamSide.listing.tags.has(lock.ref) ? tagWorkspace(upstreamSide.listing, upstream.pkgpath, lock.ref) : lock.ref.slice(lock.ref.lastIndexOf('/') + 1);
         const publishedName = publishedNameOf(d, from);
-        const outcome = await upgradeDraft(
-          {
-            published,
-            oldUpstream,
-            newUpstream: await upstreamTree(),
-            lock: lockOf(upstream),
-            names: { oldUpstream: packageRevisionName(upstream.repository.name, upstream.packageName, oldWorkspace), newUpstream: upstream.name, published: publishedName },
-          },
-          mutations,
-        );
-        return newDraft(d, 'upgrade', `${lock.ref} -> ${upstream.ref} from ${publishedName} (v${from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
+        const first = from === state?.branch ? cloneTask(upstream.name) : upgradeTask(packageRevisionName(upstream.repository.name, upstream.packageName, oldWorkspace), upstream.name, publishedName);
+        const outcome = await upgradeDraft({ published, oldUpstream, newUpstream: await upstreamTree(), lock: lockOf(upstream) }, first, mutations);
+        return newDraft(d, 'upgrade', `${lock.ref} -> ${upstream.ref} from ${sourceOf(d, from, first)}`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published);
       }
       case 'check-published': {
+        const from = decision.from;
         const published = await own.tree(downstreamVersion(prepared)!);
-        const publishedName = publishedNameOf(d, decision.from);
-        const outcome = await editDraft(published, publishedName, mutations);
-        return newDraft(d, 'edit', `the variant changes ${publishedName} (v${decision.from.revision})`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published, publishedName);
+        const publishedName = publishedNameOf(d, from);
+        // Porch makes no revision from a package only on the branch (its placeholder): the first one is a clone of what it records, or an init.
+        const first = from !== state?.branch ? editTask(publishedName) : from.kptfile?.lock ? cloneTask(upstream.name) : INIT_TASK;
+        const outcome = await editDraft(published, first, mutations);
+        return newDraft(d, 'edit', `the variant changes ${sourceOf(d, from, first)}`, outcome, head, offset, nextVariantWorkspace(workspaces), settings, published, publishedName);
       }
       case 'check-draft':
       case 'check-proposal': {

@@ -16,7 +16,7 @@ import type { PackageTree } from '../package/tree';
 import { clonePackage, type CloneFacts, type UpstreamLock } from './clone';
 import { mutatePackage, packagesDiffer } from './mutate';
 import { withOwnership, type Ownership } from './ownership';
-import { MESSAGES, type PorchTask } from './porch-commits';
+import { cloneTask, MESSAGES, type PorchTask } from './porch-commits';
 
 export interface DraftCommit {
   readonly message: string;
@@ -46,6 +46,9 @@ export interface Mutations {
 
 const RENDER_TASK: PorchTask = { type: 'render' };
 
+/** A commit recording `task`, under the message Porch gives it. */
+const commitOf = (task: PorchTask, tree: PackageTree): DraftCommit => ({ message: MESSAGES[task.type], task, tree });
+
 interface Finished {
   readonly tree: PackageTree;
   readonly results: readonly Result[];
@@ -73,7 +76,7 @@ async function commitsFrom(start: PackageTree, base: PackageTree, first: DraftCo
   const owned = adopt ? withOwnership(done.tree, adopt.ownership) : done.tree;
   // An adopted package's ownership goes with the next revision written, or alone with --adopt-now.
   const record = adopt !== undefined && (changes || first !== undefined || adopt.now) && owned !== done.tree;
-  const commits = [...(first ? [first] : []), ...(changes || record ? [{ message: MESSAGES.render, task: RENDER_TASK, tree: owned }] : [])];
+  const commits = [...(first ? [first] : []), ...(changes || record ? [commitOf(RENDER_TASK, owned)] : [])];
   return commits.length === 0 ? { kind: 'unchanged', results: all } : { kind: 'commits', commits, base, results: all };
 }
 
@@ -101,8 +104,7 @@ function leftOutOfUpstream(upstream: PackageTree, links: boolean): Result[] {
 
 export function createDraft(upstream: PackageTree, facts: CloneFacts, upstreamName: string, mutations: Mutations): Promise<DraftOutcome> {
   const cloned = cloneOnce(upstream, facts);
-  const task: PorchTask = { type: 'clone', clone: { upstreamRef: { upstreamRef: { name: upstreamName } } } };
-  return commitsFrom(cloned, upstream, { message: MESSAGES.clone, task, tree: cloned }, mutations, leftOutOfUpstream(upstream, true));
+  return commitsFrom(cloned, upstream, commitOf(cloneTask(upstreamName), cloned), mutations, leftOutOfUpstream(upstream, true));
 }
 
 export interface UpgradeSources {
@@ -110,8 +112,6 @@ export interface UpgradeSources {
   readonly oldUpstream: PackageTree;
   readonly newUpstream: PackageTree;
   readonly lock: UpstreamLock;
-  /** Porch names: the old and new upstream revisions, and the published downstream. */
-  readonly names: { readonly oldUpstream: string; readonly newUpstream: string; readonly published: string };
 }
 
 /** A package's content as a key: identical packages (a fleet's downstreams of one name often are) share one. */
@@ -134,8 +134,11 @@ function contentKey(tree: PackageTree): string {
 /** Merges by their three packages and the upstream recorded: identical inputs are merged once. */
 const merges = new Map<string, ReturnType<typeof updateTree>>();
 
-/** Porch's upgrade task: kpt's resource-merge of the published package with the old and new upstream. */
-export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations): Promise<DraftOutcome> {
+/**
+ * kpt's resource-merge of the published package with the old and new upstream, recorded as `task`:
+ * Porch's upgrade, or the clone of the new upstream that starts a package only on the branch.
+ */
+export async function upgradeDraft(sources: UpgradeSources, task: PorchTask, mutations: Mutations): Promise<DraftOutcome> {
   const { lock } = sources;
   const key = [contentKey(sources.published), contentKey(sources.oldUpstream), contentKey(sources.newUpstream), JSON.stringify(lock)].join(':');
   if (!merges.has(key)) {
@@ -151,20 +154,17 @@ export async function upgradeDraft(sources: UpgradeSources, mutations: Mutations
   }
   const merged = merges.get(key)!;
   if (hasError(merged.results) || !merged.tree) return { kind: 'failed', results: merged.results };
-  const { names } = sources;
-  const task: PorchTask = {
-    type: 'upgrade',
-    upgrade: { oldUpstreamRef: { name: names.oldUpstream }, newUpstreamRef: { name: names.newUpstream }, localPackageRevisionRef: { name: names.published }, strategy: 'resource-merge' },
-  };
-  return commitsFrom(merged.tree, sources.published, { message: MESSAGES.upgrade, task, tree: merged.tree }, mutations, [...merged.results, ...leftOutOfUpstream(sources.newUpstream, false)]);
+  return commitsFrom(merged.tree, sources.published, commitOf(task, merged.tree), mutations, [...merged.results, ...leftOutOfUpstream(sources.newUpstream, false)]);
 }
 
-/** Porch's edit: a copy of the published revision, then the mutations; nothing when they change nothing. */
-export async function editDraft(published: PackageTree, publishedName: string, mutations: Mutations): Promise<DraftOutcome> {
+/**
+ * A copy of a package recorded as `task` (Porch's edit of a published revision, or the clone or init
+ * that starts a package only on the branch), then the mutations; nothing when they change nothing.
+ */
+export async function editDraft(published: PackageTree, task: PorchTask, mutations: Mutations): Promise<DraftOutcome> {
   const outcome = await commitsFrom(published, published, undefined, mutations);
   if (outcome.kind !== 'commits') return outcome;
-  const copy: DraftCommit = { message: MESSAGES.edit, task: { type: 'edit', edit: { sourceRef: { name: publishedName } } }, tree: published };
-  return { ...outcome, commits: [copy, ...outcome.commits] };
+  return { ...outcome, commits: [commitOf(task, published), ...outcome.commits] };
 }
 
 /** One more render commit on an existing draft, when the mutations change it. */

@@ -4,11 +4,21 @@
  * not have. The root Kptfile of every package sync writes carries two annotations under this
  * project's own prefix (a domain of the project's GitHub organisation, not Porch's): the owner and
  * the deletion policy it was created with, so that the policy holds after the variant is gone.
+ *
+ * A person's copy of a package (Porch's `rpkg copy` or `rpkg edit`) copies the Kptfile, annotations
+ * and all, so the annotations alone cannot say which drafts are sync's. The commit that starts each
+ * draft sync writes also carries a line of its own after Porch's `kpt:` annotation; a copy makes
+ * commits of its own and carries none. A draft or proposal is sync's when its workspace is one of the
+ * PackageVariant controller's and that commit, found among the branch's own commits as Porch finds a
+ * revision's first task, carries the line.
  */
+import type { CommitFacts } from '../git/cached-remote';
 import type { KrmResource } from '../krm/resource';
 import { PackageResources } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
 import type { PackageTree } from '../package/tree';
+import { readAnnotations, type FirstTaskType } from './porch-commits';
+import { VARIANT_WORKSPACE_PREFIX } from './porch-refs';
 
 export const OWNER_ANNOTATION = 'package-variant.github.io/owner';
 export const DELETION_POLICY_ANNOTATION = 'package-variant.github.io/deletion-policy';
@@ -38,4 +48,36 @@ export function withOwnership(tree: PackageTree, ownership: Ownership): PackageT
   if (!kptfile) return tree;
   setOwnership(kptfile, ownership);
   return kptfile.isChanged ? resources.written(resources.items) : tree;
+}
+
+/** The line that says sync made a draft: a git trailer, in the paragraph of the `kpt:` annotation. */
+export const SYNC_RECORD = 'Made-by: package-variant sync';
+
+/** A commit message that starts a draft, with sync's record after its annotation. */
+export const withSyncRecord = (message: string): string => `${message}${SYNC_RECORD}\n`;
+
+const FIRST_TASKS: ReadonlySet<string> = new Set<FirstTaskType>(['clone', 'edit', 'upgrade', 'init']);
+
+/**
+ * Whether sync made the draft or proposal of `pkgpath` in `workspace` whose tip is `tip`: `own` holds
+ * the branch's own commits (those the Repository's branch does not reach). From the tip along first
+ * parents, commits without this revision's first task are passed over (a person may add commits to
+ * sync's draft); the first that has it decides.
+ */
+export function madeBySync(pkgpath: string, workspace: string, tip: string, own: ReadonlyMap<string, CommitFacts>): boolean {
+  if (!workspace.startsWith(VARIANT_WORKSPACE_PREFIX)) return false;
+  let commit = own.get(tip);
+  while (commit) {
+    const first = readAnnotations(commit.message).some((a) => a.package === pkgpath && a.workspaceName === workspace && a.task !== undefined && FIRST_TASKS.has(a.task.type));
+    if (first) return commit.message.split('\n').some((line) => line.trim() === SYNC_RECORD);
+    const parent = commit.parents[0];
+    commit = parent === undefined ? undefined : own.get(parent);
+  }
+  return false;
+}
+
+/** What the plan says of the drafts and proposals sync did not make (named by `nameOf`); undefined when there are none. */
+export function leftAlone<R extends { readonly lifecycle: string }>(foreign: readonly R[], nameOf: (revision: R) => string): string | undefined {
+  if (foreign.length === 0) return undefined;
+  return `left alone, not made by sync: ${foreign.map((r) => `${r.lifecycle === 'draft' ? 'draft' : 'proposal'} ${nameOf(r)}`).join(', ')}`;
 }

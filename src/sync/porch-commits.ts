@@ -16,6 +16,7 @@ export type PorchTask =
       readonly type: 'upgrade';
       readonly upgrade: { readonly oldUpstreamRef: RevisionRef; readonly newUpstreamRef: RevisionRef; readonly localPackageRevisionRef: RevisionRef; readonly strategy: 'resource-merge' };
     }
+  | { readonly type: 'init'; readonly init: Record<string, never> }
   | { readonly type: 'render' };
 
 /** The tasks Porch counts as a revision's first (`loadTasks` stops at clone and init). */
@@ -33,8 +34,18 @@ export const MESSAGES = {
   clone: 'Creating new revision by cloning',
   edit: 'Creating new revision by copying previous revision',
   upgrade: 'Upgrading revision',
+  init: 'Creating new empty revision',
   render: 'Rendering package',
 } as const;
+
+export const cloneTask = (upstream: string): PorchTask => ({ type: 'clone', clone: { upstreamRef: { upstreamRef: { name: upstream } } } });
+export const editTask = (source: string): PorchTask => ({ type: 'edit', edit: { sourceRef: { name: source } } });
+export const upgradeTask = (oldUpstream: string, newUpstream: string, local: string): PorchTask => ({
+  type: 'upgrade',
+  upgrade: { oldUpstreamRef: { name: oldUpstream }, newUpstreamRef: { name: newUpstream }, localPackageRevisionRef: { name: local }, strategy: 'resource-merge' },
+});
+/** Porch's init with nothing to say: a package that came from no upstream. */
+export const INIT_TASK: PorchTask = { type: 'init', init: {} };
 
 export const approvalMessage = (pkgpath: string, revision: number): string => `Approving package revision ${pkgpath}/${revision}`;
 /** The commit that takes a package off its Repository's branch (Porch's placeholder deletion). */

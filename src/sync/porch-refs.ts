@@ -21,21 +21,27 @@ export function packageRevisionName(repository: string, pkgpath: string, workspa
 }
 
 /**
- * The largest revision number sync reads or writes: a Kubernetes API integer (int32), which every
- * Porch client holds; a tag beyond it is one sync cannot read as Porch's clients would.
+ * The largest revision Porch holds: its API declares a PackageRevision's revision `int32`, and its
+ * database cache keeps it in an SQL INTEGER.
  */
-export const MAX_REVISION = 2_147_483_647;
+export const MAX_REVISION = 2 ** 31 - 1;
 
 /**
- * Porch's `Revision2Int` of a ref's last segment: `v3` and `3` are 3; anything else -1; a number
- * above MAX_REVISION undefined (unreadable: the caller names the ref).
+ * Porch's `Revision2Int` of a tag's last segment: one leading `v` dropped, then a decimal integer as
+ * Go's `strconv.Atoi` reads it (a sign and leading zeros allowed): `v3`, `3` and `v03` are all 3;
+ * any other name is -1. Undefined for a number Porch cannot hold (outside int32's range).
  */
-export function revisionOfRef(ref: string): number | undefined {
-  const last = ref.slice(ref.lastIndexOf('/') + 1);
-  const digits = last.startsWith('v') ? last.slice(1) : last;
-  if (!/^\d+$/.test(digits)) return -1;
-  const value = digits.length > 10 ? Infinity : Number(digits);
-  return value <= MAX_REVISION ? value : undefined;
+export function tagRevision(version: string): number | undefined {
+  const match = /^([+-]?)0*(\d+)$/.exec(version.startsWith('v') ? version.slice(1) : version);
+  if (!match) return -1;
+  const value = Number(match[2]);
+  if (value > MAX_REVISION + (match[1] === '-' ? 1 : 0)) return undefined;
+  return match[1] === '-' && value !== 0 ? -value : value;
+}
+
+/** Porch's `Revision2Int` of a ref's last segment; -1 for a name, and for a number Porch cannot hold. */
+export function revisionOfRef(ref: string): number {
+  return tagRevision(ref.slice(ref.lastIndexOf('/') + 1)) ?? -1;
 }
 
 /**

@@ -27,6 +27,7 @@ export function gitRemotes(options: CacheOptions): (repository: SyncRepository) 
       return {
         refs: remote.refs,
         messages: (commits) => named(repository, () => remote.messages(commits)),
+        commitsAfter: (base, tips) => named(repository, () => remote.commitsAfter(base, tips)),
         files: (specs) => named(repository, () => remote.files(specs)),
         readTrees: (versions) => named(repository, () => remote.readTrees(versions)),
         listPaths: (versions) => named(repository, () => remote.listPaths(versions)),

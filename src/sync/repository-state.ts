@@ -3,14 +3,17 @@
  * listing of its refs: drafts and proposals from their branches, published revisions from their
  * tags (workspace from the approval commit's annotation), proposed deletions from their branches,
  * and whether the package is on the Repository's branch; then each revision's root Kptfile, read in
- * one batch, for its owner and the upstream it records. Everything here comes from the repository:
- * names are checked by readPorchRef, the Kptfiles' fields are only compared.
+ * one batch, for its owner and the upstream it records, and the drafts' own commits, for the ones
+ * sync made. A tag's revision number is read as Porch reads it; a package with a tag naming a number
+ * Porch cannot hold is marked unreadable. Everything here comes from the repository: names are
+ * checked by readPorchRef, the Kptfiles' fields and the commits' messages are only compared.
  */
+import type { CommitFacts } from '../git/cached-remote';
 import { kptfileData, recordedLock } from '../package/kptfile-upstream';
 import type { PackageTree } from '../package/tree';
-import { DELETION_POLICY_ANNOTATION, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
+import { DELETION_POLICY_ANNOTATION, madeBySync, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
 import { readAnnotations, type CommitAnnotation } from './porch-commits';
-import { readPorchRef, revisionOfRef } from './porch-refs';
+import { MAX_REVISION, readPorchRef, tagRevision, VARIANT_WORKSPACE_PREFIX } from './porch-refs';
 import type { SyncRepository } from './repositories';
 import type { KptfileFacts, PackageState, RevisionState } from './state';
 import { tagWorkspace, type TagListing } from './upstream';
@@ -21,6 +24,8 @@ export interface RepositoryReader {
   readonly refs: ReadonlyMap<string, string>;
   /** Commit messages, by commit. */
   messages(commits: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** The commits `tips` reach and `base` does not, by name, with their parents and messages. */
+  commitsAfter(base: string, tips: readonly string[]): Promise<ReadonlyMap<string, CommitFacts>>;
   /** Files at commits (`commit:path`); undefined where there is none. */
   files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]>;
   /** The files below each directory at its commit. */
@@ -69,10 +74,27 @@ export function kptfileFacts(bytes: Buffer | undefined): KptfileFacts | undefine
 interface Found {
   lifecycle: RevisionState['lifecycle'];
   workspace: string;
-  revision: number;
+  /** Undefined for a tag naming a revision Porch cannot hold. */
+  revision: number | undefined;
   ref: string;
   commit: string;
   deletionProposed: boolean;
+}
+
+/** A package's state as it is read. */
+interface Building {
+  pkgpath: string;
+  revisions: RevisionState[];
+  branch?: RevisionState;
+  unreadable?: string;
+}
+
+/** Which drafts and proposals sync made: their own commits (those the branch's head does not reach) read in one go. */
+async function madeBySyncOf(reader: RepositoryReader, head: string | undefined, unpublished: readonly { pkgpath: string; f: Found }[]): Promise<Set<Found>> {
+  const candidates = unpublished.filter(({ f }) => f.workspace.startsWith(VARIANT_WORKSPACE_PREFIX));
+  if (!head || candidates.length === 0) return new Set();
+  const own = await reader.commitsAfter(head, candidates.map(({ f }) => f.commit));
+  return new Set(candidates.filter(({ pkgpath, f }) => madeBySync(pkgpath, f.workspace, f.commit, own)).map(({ f }) => f));
 }
 
 /**
@@ -85,20 +107,16 @@ export async function readPackageStates(
   repository: SyncRepository,
   listing: TagListing,
   candidates: ReadonlySet<string>,
-): Promise<{ head: string | undefined; states: Map<string, PackageState> }> {
+): Promise<{ head: string | undefined; states: ReadonlyMap<string, PackageState> }> {
   const byPackage = new Map<string, Found[]>();
   const proposedDeletions = new Set<string>();
-  const unreadable = new Map<string, string[]>();
   const add = (pkgpath: string, found: Found) => (byPackage.get(pkgpath) ?? byPackage.set(pkgpath, []).get(pkgpath)!).push(found);
   for (const [ref, commit] of reader.refs) {
     const porch = readPorchRef(ref, repository.directory);
     if (!porch) continue;
     if (porch.kind === 'deletion-proposed') proposedDeletions.add(`${porch.pkgpath}/v${porch.revision}`);
     else if (porch.kind === 'tag') {
-      // Porch's Revision2Int: `v3` and `3` are both revision 3.
-      const revision = revisionOfRef(porch.version);
-      if (revision === undefined) unreadable.set(porch.pkgpath, [...(unreadable.get(porch.pkgpath) ?? []), ref.slice('refs/tags/'.length)]);
-      add(porch.pkgpath, { lifecycle: 'published', workspace: tagWorkspace(listing, porch.pkgpath, `${porch.pkgpath}/${porch.version}`), revision: revision ?? -1, ref, commit, deletionProposed: false });
+      add(porch.pkgpath, { lifecycle: 'published', workspace: tagWorkspace(listing, porch.pkgpath, `${porch.pkgpath}/${porch.version}`), revision: tagRevision(porch.version), ref, commit, deletionProposed: false });
     } else add(porch.pkgpath, { lifecycle: porch.kind, workspace: porch.workspace, revision: 0, ref, commit, deletionProposed: false });
   }
   const head = reader.refs.get(`refs/heads/${repository.branch}`);
@@ -106,18 +124,25 @@ export async function readPackageStates(
   const revisions = all.flatMap(([pkgpath, found]) => found.map((f) => ({ pkgpath, f })));
   // Packages on the branch are looked for too: a package there without a revision is still a package.
   const onBranchCandidates = [...new Set([...all.map(([pkgpath]) => pkgpath), ...candidates])];
-  const kptfiles = await reader.files([
-    ...revisions.map(({ pkgpath, f }) => ({ commit: f.commit, path: `${pkgpath}/Kptfile` })),
-    ...(head ? onBranchCandidates.map((pkgpath) => ({ commit: head, path: `${pkgpath}/Kptfile` })) : []),
+  const [kptfiles, bySync] = await Promise.all([
+    reader.files([
+      ...revisions.map(({ pkgpath, f }) => ({ commit: f.commit, path: `${pkgpath}/Kptfile` })),
+      ...(head ? onBranchCandidates.map((pkgpath) => ({ commit: head, path: `${pkgpath}/Kptfile` })) : []),
+    ]),
+    madeBySyncOf(reader, head, revisions.filter(({ f }) => f.lifecycle !== 'published')),
   ]);
-  const states = new Map<string, PackageState>();
+  const states = new Map<string, Building>();
   revisions.forEach(({ pkgpath, f }, i) => {
     const facts = kptfileFacts(kptfiles[i]);
     // A tag without a Kptfile at its path is a release tag, not a package revision (Porch's listing).
     if (f.lifecycle === 'published' && facts === undefined && kptfiles[i] === undefined) return;
-    const state = states.get(pkgpath) ?? { pkgpath, revisions: [] as RevisionState[], ...(unreadable.has(pkgpath) ? { unreadable: unreadable.get(pkgpath)! } : {}) };
-    (state.revisions as RevisionState[]).push({ ...f, deletionProposed: f.lifecycle === 'published' && proposedDeletions.has(`${pkgpath}/v${f.revision}`), ...(facts ? { kptfile: facts } : {}) });
-    states.set(pkgpath, state);
+    const state = states.get(pkgpath) ?? states.set(pkgpath, { pkgpath, revisions: [] }).get(pkgpath)!;
+    if (f.revision === undefined) {
+      const tag = f.ref.slice('refs/tags/'.length);
+      state.unreadable ??= `tag ${tag} of Repository ${repository.name} names revision ${tag.slice(pkgpath.length + 1).replace(/^v/, '')}, past the largest Porch can read (${MAX_REVISION}): the package is left alone until the tag is removed`;
+      return;
+    }
+    state.revisions.push({ ...f, revision: f.revision, deletionProposed: f.lifecycle === 'published' && proposedDeletions.has(`${pkgpath}/v${f.revision}`), ...(facts ? { kptfile: facts } : {}), ...(bySync.has(f) ? { madeBySync: true as const } : {}) });
   });
   if (head) {
     onBranchCandidates.forEach((pkgpath, i) => {

@@ -3,8 +3,9 @@
  * lifecycle verbs as git writes: `propose`, `approve`, `reject` and `propose-delete` move the refs
  * and make the commits Porch's server makes for them (porch-lifecycle.md §7), planned whole for
  * every repository before anything is pushed. A verb acts on the revisions the user names, or with
- * `all` on every revision a variant of the fleet owns that it applies to: a person's draft beside
- * them is touched only when named.
+ * `all` on every revision a variant of the fleet owns that it applies to: the drafts and proposals
+ * sync made, the published revisions that record an owner. A person's draft beside them, even one
+ * copied with sync's Kptfile annotations, is touched only when named.
  */
 import { withoutCredentials } from '../git/remote-url';
 import { deletionProposedBranch, draftBranch, packageRevisionName, proposedBranch, publishedTag } from './porch-refs';
@@ -13,9 +14,9 @@ import { readPackageStates } from './repository-state';
 import { repositoryKey, type SyncRepository } from './repositories';
 import type { Repositories, Opened } from './opened';
 import { RepositoryAccessError } from './settings';
-import { latestPublished, type PackageState, type RevisionState } from './state';
+import { latestPublished, nextRevision, type PackageState, type RevisionState } from './state';
 import { withBranchEdits } from './branch-edits';
-import { approvalCommit, nextRevision } from './written';
+import { approvalCommit } from './written';
 import type { NewCommit } from '../git/fast-import';
 
 /** A PackageRevision's lifecycle as Porch's API spells it. */
@@ -105,7 +106,8 @@ export class VerbError extends Error {}
 /** The revisions a verb acts on: those named (each must exist and be in a lifecycle it takes), or with `all` every owned one it takes. */
 function selected(verb: Verb, rows: readonly RevisionRow[], names: readonly string[] | 'all'): RevisionRow[] {
   const takes = (row: RevisionRow) => TAKES[verb].includes(row.lifecycle) && row.revision !== -1;
-  if (names === 'all') return rows.filter((row) => takes(row) && row.at.kptfile?.owner !== undefined);
+  const owned = (row: RevisionRow) => (row.at.lifecycle === 'published' ? row.at.kptfile?.owner !== undefined : row.at.madeBySync === true);
+  if (names === 'all') return rows.filter((row) => takes(row) && owned(row));
   const problems: string[] = [];
   const picked: RevisionRow[] = [];
   for (const name of new Set(names)) {

@@ -9,16 +9,17 @@ import { withoutCredentials } from '../git/remote-url';
 import { planDeletions } from './deletions';
 import { desiredDownstreams, namespaceOfLabel, sameDownstream, type DesiredDownstream, type InvalidVariant, type SetRecord, type VariantRecord } from './desired';
 import type { SyncInputs } from './inputs';
-import { packageRevisionName, publishedTag } from './porch-refs';
+import { packageRevisionName, publishedTag, revisionOfRef } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate, RepositoryWrite, SyncPlan } from './plan';
 import { readPackageStates } from './repository-state';
+import { nextRevision } from './state';
 import { namespaceOf, readRepositories, repositoryKey, type SyncRepository } from './repositories';
 import { shardOf } from './shard';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
 import { ancestorPaths, refuseNesting } from './nesting';
 import { RepositoryAccessError, selects, type PlanSettings, type RemoteRepository, type SyncSettings } from './settings';
-import { approvalCommit, entryOf, nextRevision, type Written } from './written';
+import { approvalCommit, entryOf, type Written } from './written';
 import { withBranchEdits } from './branch-edits';
 import { resolveUpstream, tagWorkspace, UpstreamError, type TagListing, type UpstreamSpec } from './upstream';
 
@@ -52,7 +53,7 @@ async function upstreamRevisions(set: ConfigObject, repositories: ReadonlyMap<st
       apiVersion: 'porch.kpt.dev/v1alpha1',
       kind: 'PackageRevision',
       metadata: { name: packageRevisionName(repository.name, spec.upstream.package, workspace), namespace },
-      spec: { packageName: spec.upstream.package, repository: repository.name, revision: /^v\d+$/.test(version) ? Number(version.slice(1)) : -1, workspaceName: workspace, lifecycle: 'Published' },
+      spec: { packageName: spec.upstream.package, repository: repository.name, revision: revisionOfRef(version), workspaceName: workspace, lifecycle: 'Published' },
     });
   }
   return { objects, found };

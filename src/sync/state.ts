@@ -28,6 +28,8 @@ export interface RevisionState {
   readonly deletionProposed: boolean;
   /** Undefined when the revision has no readable root Kptfile. */
   readonly kptfile?: KptfileFacts;
+  /** A draft or proposal sync made (ownership.ts, madeBySync): the only ones it writes, proposes or publishes. */
+  readonly madeBySync?: true;
 }
 
 export interface PackageState {
@@ -36,13 +38,21 @@ export interface PackageState {
   readonly revisions: readonly RevisionState[];
   /** The package on the Repository's branch head, when it is there (Porch's placeholder revision: revision -1, the branch's name for workspace). */
   readonly branch?: RevisionState;
-  /** Tags of the package whose revision number is beyond what Porch's clients read (porch-refs MAX_REVISION). */
-  readonly unreadable?: readonly string[];
+  /** Why sync cannot read the package as Porch would (a tag naming a revision Porch cannot hold): it is left alone. */
+  readonly unreadable?: string;
 }
 
-/** The owned drafts and proposals, newest workspace first. */
+/** Drafts and proposals, newest workspace first. */
+const byWorkspace = (revisions: RevisionState[]): RevisionState[] => revisions.sort((a, b) => workspaceOrder(b.workspace) - workspaceOrder(a.workspace) || (b.workspace < a.workspace ? -1 : 1));
+
+/** The drafts and proposals sync made, newest workspace first. */
 export function unpublished(state: PackageState): RevisionState[] {
-  return state.revisions.filter((r) => r.lifecycle !== 'published').sort((a, b) => workspaceOrder(b.workspace) - workspaceOrder(a.workspace) || (b.workspace < a.workspace ? -1 : 1));
+  return byWorkspace(state.revisions.filter((r) => r.lifecycle !== 'published' && r.madeBySync));
+}
+
+/** The drafts and proposals sync did not make (a person's copy, another tool's): left alone, newest workspace first. */
+export function foreignDrafts(state: PackageState): RevisionState[] {
+  return byWorkspace(state.revisions.filter((r) => r.lifecycle !== 'published' && !r.madeBySync));
 }
 
 /** The published revision with the highest number. */
@@ -50,6 +60,11 @@ export function latestPublished(state: PackageState): RevisionState | undefined 
   let latest: RevisionState | undefined;
   for (const r of state.revisions) if (r.lifecycle === 'published' && r.revision > 0 && (!latest || r.revision > latest.revision)) latest = r;
   return latest;
+}
+
+/** The number the package's next published revision gets: one more than the largest Porch reads among its tags (Porch's approval). */
+export function nextRevision(state: PackageState | undefined): number {
+  return Math.max(0, ...(state?.revisions ?? []).filter((r) => r.lifecycle === 'published').map((r) => r.revision)) + 1;
 }
 
 /** `packagevariant-12` sorts after `packagevariant-9`; other names by text. */

@@ -10,10 +10,11 @@ import type { Result } from '../krm/results';
 import { PackageTree } from '../package/tree';
 import type { DesiredDownstream } from './desired';
 import type { DraftOutcome } from './drafts';
+import { withSyncRecord } from './ownership';
 import { annotatedMessage, approvalMessage, draftMessage } from './porch-commits';
 import { draftBranch, packageRevisionName, proposedBranch } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
-import type { Lifecycle, PackageState, RevisionState } from './state';
+import type { Lifecycle, RevisionState } from './state';
 import type { SyncSettings } from './settings';
 
 /** What one downstream adds to its repository's write. */
@@ -39,9 +40,6 @@ export function packageCommit(pkgpath: string, tree: PackageTree, message: strin
   return { parents, message, directory: pkgpath, files: tree.files };
 }
 
-/** The number a package's next published revision takes: one more than its latest. */
-export const nextRevision = (state: PackageState | undefined): number => Math.max(0, ...(state?.revisions ?? []).filter((r) => r.lifecycle === 'published').map((r) => r.revision)) + 1;
-
 /**
  * Porch's approval (porch-lifecycle.md §7.2): a merge commit on the branch, parents [branch tip,
  * revision tip], holding the branch's tree with the package's directory replaced.
@@ -51,11 +49,12 @@ export function approvalCommit(pkgpath: string, workspace: string, revision: num
   return packageCommit(pkgpath, tree, message, parents);
 }
 
-/** The commits of a draft outcome, chained from `parent`, with Porch's annotation on each. */
-export function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kind: 'commits' }>, parent: string, workspace: string, offset: number): NewCommit[] {
-  return outcome.commits.map((commit, i) =>
-    packageCommit(d.pkgpath, commit.tree, draftMessage(commit.message, { package: d.pkgpath, workspaceName: workspace, revision: '0', task: commit.task }), [i === 0 ? parent : offset + i - 1]),
-  );
+/** The commits of a draft outcome, chained from `parent`, with Porch's annotation on each; when they `start` a draft, sync's record on the first. */
+export function draftCommits(d: DesiredDownstream, outcome: Extract<DraftOutcome, { kind: 'commits' }>, parent: string, workspace: string, offset: number, start: boolean): NewCommit[] {
+  return outcome.commits.map((commit, i) => {
+    const message = draftMessage(commit.message, { package: d.pkgpath, workspaceName: workspace, revision: '0', task: commit.task });
+    return packageCommit(d.pkgpath, commit.tree, start && i === 0 ? withSyncRecord(message) : message, [i === 0 ? parent : offset + i - 1]);
+  });
 }
 
 /** Porch's lifecycles in the order a revision moves through them. */
@@ -96,7 +95,7 @@ export function newDraft(d: DesiredDownstream, action: Action, detail: string, o
   if (stop) return stop;
   if (outcome.kind === 'unchanged') return { entry: { ...entryOf(d, 'unchanged', '', outcome.results), ...(current ? { targets: [current] } : {}) }, commits: [], updates: [] };
   if (outcome.kind !== 'commits') throw new Error('unreachable');
-  const commits = draftCommits(d, outcome, head, workspace, offset);
+  const commits = draftCommits(d, outcome, head, workspace, offset, true);
   const tip = offset + commits.length - 1;
   const final = outcome.commits[outcome.commits.length - 1]!.tree;
   const updates = lifecycleRefs(d, settings.lifecycle, workspace, tip, undefined);
@@ -108,7 +107,7 @@ export function newDraft(d: DesiredDownstream, action: Action, detail: string, o
 export function existingDraft(d: DesiredDownstream, existing: RevisionState, name: string, outcome: DraftOutcome, offset: number, settings: SyncSettings, tree: PackageTree): Written {
   const stop = settled(d, outcome);
   if (stop) return stop;
-  const commits = outcome.kind === 'commits' ? draftCommits(d, outcome, existing.commit, existing.workspace, offset) : [];
+  const commits = outcome.kind === 'commits' ? draftCommits(d, outcome, existing.commit, existing.workspace, offset, false) : [];
   const tip: number | string = commits.length ? offset + commits.length - 1 : existing.commit;
   const final = outcome.kind === 'commits' ? outcome.commits[outcome.commits.length - 1]!.tree : tree;
   // --lifecycle only moves a revision forward, as Porch's lifecycle does: a proposal stays proposed

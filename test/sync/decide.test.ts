@@ -37,8 +37,21 @@ describe('decide', () => {
     const unowned = revision({ lifecycle: 'published', workspace: 'v1', revision: 1 }, V1, '');
     expect(decide(adopt, V2, state([unowned]))).toEqual({ kind: 'upgrade', from: unowned, adopting: true });
     expect(decide(adopt, V1, state([], true))).toEqual({ kind: 'check-published', from: BRANCH, adopting: true });
-    const draft = revision({ lifecycle: 'draft', workspace: 'hand-made' }, V1, '');
+    const draft = revision({ lifecycle: 'draft', workspace: 'packagevariant-2', madeBySync: true }, V1, '');
     expect(decide(adopt, V1, state([unowned, draft]))).toEqual({ kind: 'check-draft', draft, adopting: true });
+    const handMade = revision({ lifecycle: 'draft', workspace: 'hand-made' }, V1, '');
+    expect(decide(adopt, V1, state([unowned, handMade]))).toEqual({ kind: 'check-published', from: unowned, adopting: true });
+  });
+
+  it('owns only the drafts and proposals sync made: a copy with its owner annotation blocks nothing, a copy without it unowns nothing', () => {
+    const copy = revision({ lifecycle: 'draft', workspace: 'human-1' });
+    const latest = published(1);
+    expect(decide(CLAIM, V2, state([latest, copy, revision({ lifecycle: 'proposed', workspace: 'human-2' })]))).toEqual({ kind: 'upgrade', from: latest });
+    expect(decide(CLAIM, V1, state([latest, revision({ lifecycle: 'draft', workspace: 'packagevariant-2' }, V1, '')]))).toEqual({ kind: 'check-published', from: latest });
+    expect(decide({ ...CLAIM, adoption: 'adoptExisting' }, V1, state([copy], false))).toEqual({
+      kind: 'conflict',
+      reason: "a package exists at app with no published revision sync can start from and no draft it made; draft human-1 is not sync's: publish one or remove the package, then sync again",
+    });
   });
 
   it('upgrades from the latest published revision when it records another upstream revision', () => {
@@ -52,10 +65,10 @@ describe('decide', () => {
   });
 
   it('checks the newest owned draft or proposal when current, and is blocked when the upstream moved past it', () => {
-    const draft = revision({ lifecycle: 'draft', workspace: 'packagevariant-10' });
-    const older = revision({ lifecycle: 'draft', workspace: 'packagevariant-9' });
+    const draft = revision({ lifecycle: 'draft', workspace: 'packagevariant-10', madeBySync: true });
+    const older = revision({ lifecycle: 'draft', workspace: 'packagevariant-9', madeBySync: true });
     expect(decide(CLAIM, V1, state([published(1), older, draft]))).toEqual({ kind: 'check-draft', draft });
-    const proposal = revision({ lifecycle: 'proposed', workspace: 'packagevariant-2' });
+    const proposal = revision({ lifecycle: 'proposed', workspace: 'packagevariant-2', madeBySync: true });
     expect(decide(CLAIM, V1, state([published(1), proposal]))).toEqual({ kind: 'check-proposal', proposal });
     expect(decide(CLAIM, V2, state([published(1), draft]))).toMatchObject({ kind: 'blocked', reason: 'draft packagevariant-10 records app/v1, not app/v2: publish or discard it (delete its branch), then sync again to upgrade' });
   });

@@ -60,7 +60,13 @@ function firstTask(repo: string, commit: string, pkgpath: string, workspace: str
   return first;
 }
 
-const revisionOf = (version: string): number => (/^v\d+$/.test(version) ? Number(version.slice(1)) : -1);
+/** Revision2Int: one leading `v` dropped, then strconv.Atoi (a sign, leading zeros, Go's int64); -1 when that fails. */
+function revisionOf(version: string): number {
+  const text = version.startsWith('v') ? version.slice(1) : version;
+  if (!/^[+-]?\d+$/.test(text)) return -1;
+  const value = BigInt(text);
+  return value >= -(2n ** 63n) && value < 2n ** 63n ? Number(value) : -1;
+}
 
 /** Every package revision of `repo` (a bare repository) under `directory`, as Porch lists them, sorted by name. */
 export function discoverRevisions(repo: string, repository: string, branch = 'main', directory = ''): DiscoveredRevision[] {

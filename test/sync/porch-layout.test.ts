@@ -1,7 +1,8 @@
 /** Porch's names and commit annotations (porch-lifecycle.md §7), as sync writes and reads them. */
 import { withoutCredentials } from '../../src/git/remote-url';
+import { madeBySync, withSyncRecord } from '../../src/sync/ownership';
 import { annotatedMessage, draftMessage, readAnnotations, MESSAGES } from '../../src/sync/porch-commits';
-import { nextVariantWorkspace, packageRevisionName, readPorchRef, revisionOfRef } from '../../src/sync/porch-refs';
+import { MAX_REVISION, nextVariantWorkspace, packageRevisionName, readPorchRef, revisionOfRef, tagRevision } from '../../src/sync/porch-refs';
 
 describe('Porch names', () => {
   it('numbers a new variant workspace one past the largest packagevariant-N, other suffixes counting as 0', () => {
@@ -17,6 +18,18 @@ describe('Porch names', () => {
     expect(revisionOfRef('app/v2.0.0')).toBe(-1);
     expect(revisionOfRef('main')).toBe(-1);
     expect(revisionOfRef('drafts/app/packagevariant-1')).toBe(-1);
+    // strconv.Atoi after one `v` is dropped: a sign and leading zeros are read, a second `v` is not.
+    expect(['app/3', 'app/v03', 'app/+3', 'app/v+3', 'app/vv3', 'app/v3a'].map(revisionOfRef)).toEqual([3, 3, 3, 3, -1, -1]);
+    expect(revisionOfRef('app/v-4')).toBe(-4);
+  });
+
+  it('reads revisions up to the largest Porch holds (int32), and none past it', () => {
+    expect(tagRevision('v1000000000')).toBe(1000000000);
+    expect(tagRevision(`v${MAX_REVISION}`)).toBe(2147483647);
+    expect(tagRevision('v0002147483647')).toBe(2147483647);
+    for (const version of ['v2147483648', '99999999999', 'v99999999999999999999999', 'v-2147483649']) expect(tagRevision(version)).toBeUndefined();
+    expect(tagRevision('v-2147483648')).toBe(-2147483648);
+    expect(revisionOfRef('app/v2147483648')).toBe(-1);
   });
 
   it('names a PackageRevision as porchctl shows it', () => {
@@ -58,6 +71,30 @@ describe('the kpt: annotation', () => {
     const message = annotatedMessage(MESSAGES.upgrade, { package: 'app', workspaceName: 'packagevariant-2', revision: '0', task });
     expect(readAnnotations(message)).toEqual([{ package: 'app', workspaceName: 'packagevariant-2', revision: '0', task }]);
     expect(readAnnotations('x\n  kpt:{"package":"p","revision":"3"}\nkpt: not json\nkpt:[1]\n')).toEqual([{ package: 'p', workspaceName: '', revision: '3' }]);
+  });
+});
+
+describe("sync's record of the drafts it made", () => {
+  const start = (workspace: string, record: boolean) => {
+    const message = annotatedMessage(MESSAGES.edit, { package: 'app', workspaceName: workspace, revision: '0', task: { type: 'edit', edit: { sourceRef: { name: 'e.app.packagevariant-1' } } } });
+    return record ? withSyncRecord(message) : message;
+  };
+  const render = (workspace: string) => annotatedMessage(MESSAGES.render, { package: 'app', workspaceName: workspace, revision: '0', task: { type: 'render' } });
+  const chain = (...messages: string[]) => new Map(messages.map((message, i) => [`c${i}`, { parents: i + 1 < messages.length ? [`c${i + 1}`] : ['main'], message }]));
+
+  it('is a line after the annotation that Porch reads past', () => {
+    const message = start('packagevariant-2', true);
+    expect(message).toMatch(/\nkpt:\{.*\}\nMade-by: package-variant sync\n$/);
+    expect(readAnnotations(message)).toHaveLength(1);
+  });
+
+  it("is looked for on the draft's first task, past commits a person added, among the branch's own commits", () => {
+    expect(madeBySync('app', 'packagevariant-2', 'c0', chain('a person\'s commit', render('packagevariant-2'), start('packagevariant-2', true)))).toBe(true);
+    // A copy starts with a commit of its own: the record of the revision it came from is not its own.
+    expect(madeBySync('app', 'packagevariant-2', 'c0', chain(start('packagevariant-2', false), start('packagevariant-1', true)))).toBe(false);
+    expect(madeBySync('app', 'human-1', 'c0', chain(start('human-1', true)))).toBe(false);
+    expect(madeBySync('app', 'packagevariant-2', 'c0', chain(render('packagevariant-2')))).toBe(false);
+    expect(madeBySync('app', 'packagevariant-2', 'c0', new Map())).toBe(false);
   });
 });
 

@@ -5,13 +5,16 @@
  * identities and dates: the same test makes the same objects.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers';
 import { git, GIT_ENV } from '../pkg/git-repos';
 import { DEFAULT_TIMEOUTS } from '../../src/git/run-git';
+import { readSyncInputs, type SyncInputs } from '../../src/sync/inputs';
+import type { SyncPlan } from '../../src/sync/plan';
 import { gitRemotes } from '../../src/sync/remotes';
+import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { configMap, kptfile, writeFiles, type Files } from '../pkg/trees';
 
@@ -107,4 +110,19 @@ export function writeFleet(dir: string, { workspace = 'v1', edges = ['edge1', 'e
   const set = `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: fleet\nspec:\n  upstream:\n    repo: catalog\n    package: app\n    workspaceName: ${workspace}\n  targets:\n  - repositorySelector:\n      matchLabels:\n        tier: edge\n    template:\n      packageContext:\n        data:\n          region: eu\n${template}`;
   writeFileSync(file, `${repositories}---\n${set}`);
   return file;
+}
+
+/** The inputs of the fleet file in `dir` (writeFleet), its text edited by `edit` (labels moved, the template changed). */
+export function fleetInputs(dir: string, options: FleetOptions = {}, edit: (text: string) => string = (t) => t): SyncInputs {
+  const file = writeFleet(dir, options);
+  writeFileSync(file, edit(readFileSync(file, 'utf8')));
+  return readSyncInputs([file]);
+}
+
+/** One sync of that fleet in `dir`, planned and written; its plan. A push that fails is an error. */
+export async function syncFleet(dir: string, over: Partial<SyncSettings> = {}, options: FleetOptions = {}, edit?: (text: string) => string): Promise<SyncPlan> {
+  const planned = await planSync(fleetInputs(dir, options, edit), syncSettings(dir, over));
+  const failures = await writePlan(planned.plan, planned.remotes);
+  if (failures.length > 0) throw new Error(`the push failed: ${JSON.stringify(failures)}`);
+  return planned.plan;
 }

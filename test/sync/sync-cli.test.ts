@@ -87,12 +87,15 @@ describe('package-variant sync', () => {
 
   it('exits 5 when a downstream is blocked, doing the others', () => {
     expect(sync(['fleet.yaml', '--no-render', '--lifecycle', 'published']).code).toBe(4);
-    git(['--git-dir', repo('edge1'), 'branch', 'drafts/app/packagevariant-9', 'refs/tags/app/v1']);
+    // An edit draft of sync's own in edge1 only.
+    writeFileSync(join(dir, 'fleet.yaml'), readFileSync(join(dir, 'fleet.yaml'), 'utf8').replace('region: eu', 'region: us'));
+    expect(sync(['fleet.yaml', '--no-render']).code).toBe(4);
+    git(['--git-dir', repo('edge2'), 'branch', '-D', 'drafts/app/packagevariant-2']);
     publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
     writeFleet(dir, { workspace: 'v2' });
     const run = sync(['fleet.yaml', '--no-render']);
     expect(run.code).toBe(5);
-    expect(run.stdout).toMatch(/repository edge1 .*\n  blocked +app +draft packagevariant-9 records app\/v1, not app\/v2/);
+    expect(run.stdout).toMatch(/repository edge1 .*\n  blocked +app +draft packagevariant-2 records app\/v1, not app\/v2/);
     expect(run.stdout).toMatch(/repository edge2 .*\n  upgrade +app +app\/v1 -> app\/v2/);
     expect(refsOf(repo('edge2'))).toMatch(/drafts\/app\/packagevariant-2/);
   });

@@ -4,7 +4,7 @@
  * --approve-deletions), the target coming back, a renamed target that keeps its downstream, and a
  * package another variant owns left alone.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -14,7 +14,7 @@ import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
 import { git } from '../pkg/git-repos';
 import { configMap, kptfile } from '../pkg/trees';
-import { catalogAndEdges, publish, refsOf, show, syncSettings, type FleetOptions, writeFleet } from './porch-repos';
+import { catalogAndEdges, fleetInputs, publish, refsOf, show, syncFleet, syncSettings, type FleetOptions } from './porch-repos';
 
 // Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
 jest.setTimeout(60_000);
@@ -24,18 +24,9 @@ const repo = (name: string) => join(dir, `${name}.git`);
 
 const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
-/** The fleet file, edited by `edit` (labels moved, the template changed). */
-function fleet(options: FleetOptions = {}, edit: (text: string) => string = (t) => t) {
-  const file = writeFleet(dir, options);
-  writeFileSync(file, edit(readFileSync(file, 'utf8')));
-  return readSyncInputs([file]);
-}
+const fleet = (options: FleetOptions = {}, edit?: (text: string) => string) => fleetInputs(dir, options, edit);
 
-async function sync(over: Partial<SyncSettings> = {}, options: FleetOptions = {}, edit?: (text: string) => string) {
-  const planned = await planSync(fleet(options, edit), settings(over));
-  expect(await writePlan(planned.plan, planned.remotes)).toEqual([]);
-  return planned.plan;
-}
+const sync = (over: Partial<SyncSettings> = {}, options: FleetOptions = {}, edit?: (text: string) => string) => syncFleet(dir, over, options, edit);
 
 const rows = (entries: readonly PlannedDownstream[]) => entries.filter((e) => e.pkg !== '').map((e) => [e.repository, e.action]);
 /** edge2 is no longer labelled for the set. */
