@@ -9,7 +9,7 @@ import { isMap, type Document, type YAMLMap } from 'yaml';
 import { INDEX, LEGACY_INDEX, LEGACY_PATH, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
 import { rewriteDocument } from '../yaml/document-text';
-import { ParseBudget } from '../yaml/parse-budget';
+import { ParseBudget, ParseBudgetExceeded } from '../yaml/parse-budget';
 import { readSimpleBlockMap } from '../yaml/data-reader';
 import { readDocument } from '../yaml/tree-builder';
 import { encodeText } from '../yaml/utf8';
@@ -40,7 +40,7 @@ export class PackageResources {
   ) {}
 
   static read(tree: PackageTree): PackageResources {
-    const budget = new ParseBudget(undefined, (message) => new ResourceFileError(message));
+    const budget = new ParseBudget();
     const { documents } = krmFiles(tree);
     const items: KrmResource[] = [];
     const origins = new Map<KrmResource, Origin>();
@@ -109,7 +109,13 @@ export class PackageResources {
 
 /** The document parsed, with kpt's position annotations on its resource; throws ResourceFileError when it is not YAML. */
 function parse(doc: PackageDocument, budget: ParseBudget): { node: YAMLMap; parsed: Document.Parsed; hadEmptyAnnotations: boolean } | undefined {
-  const parsed = readDocument(doc.text, doc.version, (text) => budget.spend(text));
+  let parsed: Document.Parsed;
+  try {
+    parsed = readDocument(doc.text, doc.version, (text) => budget.spend(text));
+  } catch (error) {
+    if (error instanceof ParseBudgetExceeded) throw new ResourceFileError(`${doc.path}: ${error.message}`);
+    throw error;
+  }
   if (parsed.errors.length > 0) throw new ResourceFileError(`${doc.path}: ${parsed.errors[0]!.message.split('\n')[0]}`);
   if (!isMap(parsed.contents)) return undefined;
   const node = parsed.contents;

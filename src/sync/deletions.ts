@@ -23,9 +23,9 @@ import { deletionMessage, draftMessage, editTask, MESSAGES } from './porch-commi
 import { deletionProposedBranch, draftBranch, nextVariantWorkspace, packageRevisionName } from './porch-refs';
 import type { Action, PlannedDownstream, RefUpdate } from './plan';
 import type { SyncRepository } from './repositories';
-import { selects, type DownstreamSelector } from './settings';
+import { RepositoryAccessError, selects, type DownstreamSelector } from './settings';
 import { foreignDrafts, latestPublished, unpublished, type PackageState } from './state';
-import { PackageResources } from '../package/resource-files';
+import { PackageResources, ResourceFileError } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
 
 export interface DeletionSettings {
@@ -111,7 +111,14 @@ export async function planDeletions(
         continue;
       }
       const from = newest!;
-      const stripped = withoutOwnership(await tree(from.commit, pkgpath));
+      let stripped: PackageTree;
+      try {
+        stripped = withoutOwnership(await tree(from.commit, pkgpath));
+      } catch (error) {
+        if (!(error instanceof ResourceFileError || error instanceof RepositoryAccessError)) throw error;
+        work.entries.push(entry('invalid', `${gone}; deletionPolicy orphan: ${from.workspace} cannot be read: ${error.message}`));
+        continue;
+      }
       const index = offset + work.commits.length;
       if (from.lifecycle === 'published') {
         const workspace = nextVariantWorkspace(state.revisions.map((r) => r.workspace));

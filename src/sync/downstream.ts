@@ -6,6 +6,7 @@
 import { RenderError } from '../disk/kpt-render';
 import { isFullSha } from '../git/repo-cache';
 import { FunctionError } from '../krm/results';
+import { ResourceFileError } from '../package/resource-files';
 import { PackageTree } from '../package/tree';
 import { CloneError } from './clone';
 import { unproposals } from './deletions';
@@ -128,6 +129,22 @@ function withUnproposals({ state, d }: Prepared, written: Written): Written {
   return { ...written, entry, updates: [...written.updates, ...taken] };
 }
 
+/** The package a downstream's content is computed from, for a file of it that cannot be read. */
+function readFrom({ d, upstream, decision }: Prepared): string {
+  switch (decision.kind) {
+    case 'create':
+      return `upstream ${upstream.name}`;
+    case 'upgrade':
+      return `${upstream.name} merged into ${publishedNameOf(d, decision.from)}`;
+    case 'check-published':
+      return publishedNameOf(d, decision.from);
+    case 'check-draft':
+      return publishedNameOf(d, decision.draft);
+    case 'check-proposal':
+      return publishedNameOf(d, decision.proposal);
+  }
+}
+
 async function computeContent(prepared: Prepared, head: string, offset: number, settings: PlanSettings, own: Opened): Promise<Written> {
   const { d, state, upstream, upstreamSide, decision } = prepared;
   const mutations: Mutations = {
@@ -181,6 +198,8 @@ async function computeContent(prepared: Prepared, head: string, offset: number, 
     if (error instanceof FunctionError) return nothing(d, 'invalid', `${d.label}: its mutations fail`, error.results);
     if (error instanceof RenderError && !error.kptMissing) return nothing(d, 'invalid', error.message);
     if (error instanceof CloneError || error instanceof UpstreamError || error instanceof RepositoryAccessError) return nothing(d, 'invalid', error.message);
+    // A file of the upstream or of the downstream that cannot be read: named, with the package it is in.
+    if (error instanceof ResourceFileError) return nothing(d, 'invalid', `${readFrom(prepared)}: ${error.message}`);
     throw error;
   }
 }

@@ -7,12 +7,14 @@
  *
  * Anything else is refused (outsideSubset) and the caller parses, which also reports what is wrong:
  * flow collections or quoted scalars over several lines, folded, kept or explicitly indented block
- * scalars, anchors, tags, keys that are not strings, duplicate keys, and, for a builder that keeps
+ * scalars, anchors, tags, keys that are not strings, duplicate keys, collections nested deeper than
+ * the parser's bound (nesting-depth.ts, which the parser's budget then applies), and, for a builder that keeps
  * comments, comments where the rules encoded here (comment-props.ts) do not say where `yaml` files
  * them (deeper than the value before them, around values left empty).
  */
 import { commentText, endComment, preludeComment, propsOf, Props } from './comment-props';
 import { BLANK, COMMENT, CONTENT, type Line, type LineCursor } from './lines';
+import { MAX_NESTING_DEPTH } from './nesting-depth';
 import { isQuote, outsideSubset, quoted, type Read } from './scalars';
 
 /** A key as written: its text, and its spelling with the quotes when quoted. */
@@ -114,11 +116,15 @@ function afterEntry(text: string, at: number, close: string): { end: number; clo
 class FlowReader<N, K> {
   constructor(private readonly build: Build<N, K>) {}
 
-  /** A flow collection or scalar on one line: `{a: b, c: [d]}`. Not read: implicit keys and pairs without values, trailing commas, comments or line breaks inside. */
-  node(text: string, start: number): Read<N> {
+  /**
+   * A flow collection or scalar on one line: `{a: b, c: [d]}`, `depth` collections deep. Not read:
+   * implicit keys and pairs without values, trailing commas, comments or line breaks inside.
+   */
+  node(text: string, start: number, depth: number): Read<N> {
     const at = skipSpaces(text, start);
-    if (text[at] === '{') return this.map(text, at + 1);
-    if (text[at] === '[') return this.seq(text, at + 1);
+    if ((text[at] === '{' || text[at] === '[') && depth >= MAX_NESTING_DEPTH) outsideSubset();
+    if (text[at] === '{') return this.map(text, at + 1, depth + 1);
+    if (text[at] === '[') return this.seq(text, at + 1, depth + 1);
     if (isQuote(text[at])) return this.quoted(text, at);
     const plain = flowPlain(text, at);
     return { value: this.build.plain(plain.value), end: plain.end };
@@ -129,7 +135,7 @@ class FlowReader<N, K> {
     return { value: this.build.quoted(read.value, text.slice(at, read.end)), end: read.end };
   }
 
-  private map(text: string, start: number): Read<N> {
+  private map(text: string, start: number, depth: number): Read<N> {
     const { build } = this;
     const map = build.map(true);
     let at = skipSpaces(text, start);
@@ -142,7 +148,7 @@ class FlowReader<N, K> {
       if (read.value.length > MAX_KEY_LENGTH || (!isQuoted && !PLAIN_KEY.test(read.value))) outsideSubset();
       if (text[read.end] !== ':' || text[read.end + 1] !== ' ') outsideSubset();
       const key = build.key(isQuoted ? { key: read.value, quoted: text.slice(at, read.end) } : { key: read.value });
-      const value = this.node(text, read.end + 2);
+      const value = this.node(text, read.end + 2, depth);
       build.set(map, key, value.value);
       const next = afterEntry(text, value.end, '}');
       if (next.closed) return { value: map, end: next.end };
@@ -150,12 +156,12 @@ class FlowReader<N, K> {
     }
   }
 
-  private seq(text: string, start: number): Read<N> {
+  private seq(text: string, start: number, depth: number): Read<N> {
     const seq = this.build.seq(true);
     let at = skipSpaces(text, start);
     if (text[at] === ']') return { value: seq, end: at + 1 };
     for (;;) {
-      const item = this.node(text, at);
+      const item = this.node(text, at, depth);
       // `[a: b]` is a map inside the list; left to the parser.
       if (text[item.end] === ':') outsideSubset();
       this.build.push(seq, item.value);
@@ -175,6 +181,8 @@ export class BlockReader<N, K> {
   private readonly flow: FlowReader<N, K>;
   /** Blank and comment lines passed since the last ones taken, for a builder that keeps them. */
   private gap: Line[] | undefined;
+  /** Block collections open. */
+  private depth = 0;
 
   constructor(
     private readonly build: Build<N, K>,
@@ -237,8 +245,21 @@ export class BlockReader<N, K> {
     this.build.after(collection, propsOf(this.takeGap()).comment);
   }
 
+  /** One block collection more open; a refusal ends the whole read, so only a collection read to its end closes. */
+  private open(): void {
+    if (this.depth >= MAX_NESTING_DEPTH) outsideSubset();
+    this.depth += 1;
+  }
+
   /** A block map at `indent`; `leading`: comment lines its first key takes before its own. */
   private map(indent: number, leading?: string): N {
+    this.open();
+    const map = this.mapAt(indent, leading);
+    this.depth -= 1;
+    return map;
+  }
+
+  private mapAt(indent: number, leading?: string): N {
     const { build, keep } = this;
     const map = build.map(false);
     let keys = 0;
@@ -329,7 +350,7 @@ export class BlockReader<N, K> {
     let node: N;
     let comment: string | undefined;
     if (isQuote(text[0]) || text[0] === '{' || text[0] === '[') {
-      const read = this.flow.node(text, 0);
+      const read = this.flow.node(text, 0, this.depth);
       node = read.value;
       comment = trailingComment(text.slice(read.end));
     } else {
@@ -379,6 +400,13 @@ export class BlockReader<N, K> {
   }
 
   private seq(indent: number): N {
+    this.open();
+    const seq = this.seqAt(indent);
+    this.depth -= 1;
+    return seq;
+  }
+
+  private seqAt(indent: number): N {
     const { build, keep } = this;
     const seq = build.seq(false);
     let lineValue = false;

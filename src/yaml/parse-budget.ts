@@ -4,11 +4,13 @@
  * multi-line scalars...), a list that cannot be read item by item, and every item a run edits
  * or merges become `yaml` node trees, which cost far more: about 0.5 KB a line and 2.5 KB a document
  * kept, and 2 to 4 KB a line or flow entry while a document is parsed. Bounding the parser's share
- * bounds the run's memory (README "Safety"); past a bound the run stops with an error result.
+ * bounds the run's memory (README "Safety"); past a bound the run stops with an error result. A
+ * document nested too deeply for the parser's recursion is refused here too (nesting-depth.ts).
  *
  * The parser's work is counted in units, lines and flow entries (text-units.ts).
  */
 import { groupDigits } from './group-digits';
+import { MAX_NESTING_DEPTH, nestingDepth } from './nesting-depth';
 import { countUnits } from './text-units';
 
 /** A bound of the parser's share was reached; the message says which, for the caller's own report. */
@@ -50,7 +52,7 @@ export class ParseBudget {
     private readonly refuse: Refusal = exceeded,
   ) {}
 
-  /** Counts a document the parser is about to read; refuses when it would go past a bound. */
+  /** Counts a document the parser is about to read; refuses when it would go past a bound, or nests too deeply for it. */
   spend(text: string): void {
     const { limits } = this;
     const units = countUnits(text);
@@ -71,6 +73,10 @@ export class ParseBudget {
       throw this.refuse(
         `the input needs the full YAML parser for more than it reads in a run (${over}): it parses at most ${groupDigits(limits.bytes)} characters, ${groupDigits(limits.units)} ${UNITS} (${groupDigits(limits.documentUnits)} in one item) and ${groupDigits(limits.documents)} documents, for items outside the simple YAML the function reads itself and for the items a run changes ${SAFETY}`,
       );
+    }
+    const nesting = nestingDepth(text);
+    if (nesting.line !== undefined) {
+      throw this.refuse(`nested too deeply: past ${groupDigits(MAX_NESTING_DEPTH)} levels at line ${groupDigits(nesting.line)} of its document; YAML nested deeper than that is not read ${SAFETY}`);
     }
     this.bytes = bytes;
     this.units = total;

@@ -1,0 +1,72 @@
+/**
+ * One bad thing stops one downstream, with a message that names it, and nothing else (issue 26): a
+ * package file nested past the parser's bound, upstream or downstream, makes its downstream
+ * invalid while the others are planned and pushed.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSyncInputs } from '../../src/sync/inputs';
+import { planSync, writePlan } from '../../src/sync/run';
+import { git } from '../pkg/git-repos';
+import { configMap, kptfile } from '../pkg/trees';
+import { catalogAndEdges, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
+
+let dir: string;
+const repo = (name: string) => join(dir, `${name}.git`);
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pv-sync-bad-'));
+  catalogAndEdges(dir);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A ConfigMap whose data nests `levels` flow lists on one line. */
+const deepFlow = (levels: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n  x: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+/** A ConfigMap whose data nests `levels` block maps, a key a line, each a column deeper. */
+const deepBlock = (levels: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(i + 2)}k:\n`).join('')}${' '.repeat(levels + 2)}x\n`;
+
+/** A PackageVariant from the catalog's `pkg` to `edge`'s `app`. */
+const variant = (name: string, pkg: string, edge: string, region = 'eu') =>
+  `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: ${name}\nspec:\n  upstream: {repo: catalog, package: ${pkg}, revision: 1}\n  downstream: {repo: ${edge}, package: app}\n  packageContext:\n    data:\n      region: ${region}\n`;
+
+/** The Repositories of the fleet and the variants given. */
+function fleetOf(...variants: string[]): string {
+  const file = writeFleet(dir);
+  const repositories = readFileSync(file, 'utf8').split('---\napiVersion: config.porch.kpt.dev/v1alpha2')[0]!;
+  writeFileSync(file, repositories + variants.join(''));
+  return file;
+}
+
+describe('a package file nested past the bound', () => {
+  it.each([
+    ['flow collections 100,000 levels deep', deepFlow(100_000), 6],
+    ['block maps 5,000 levels deep', deepBlock(5_000), 205],
+  ])('upstream (%s) makes its downstream invalid, naming the file and the bound; the others are pushed', async (_what, deep, line) => {
+    publish(repo('catalog'), 'deep', 1, { Kptfile: kptfile('deep'), 'cm.yaml': configMap('cm', { x: '1' }), 'deep.yaml': deep });
+    const file = fleetOf(variant('bad', 'deep', 'edge1'), variant('good', 'app', 'edge2'));
+    const { plan, remotes } = await planSync(readSyncInputs([file]), syncSettings(dir));
+    expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
+      ['edge1', 'invalid', `upstream catalog.deep.v1: deep.yaml: nested too deeply: past 200 levels at line ${line} of its document; YAML nested deeper than that is not read (see "Safety" in the README)`],
+      ['edge2', 'create', 'catalog/app v1 (catalog.app.v1)'],
+    ]);
+    const edge1 = refsOf(repo('edge1'));
+    expect(await writePlan(plan, remotes)).toEqual([]);
+    expect(refsOf(repo('edge1'))).toBe(edge1);
+    expect(refsOf(repo('edge2'))).toMatch(/refs\/heads\/drafts\/app\/packagevariant-1/);
+  });
+
+  it('downstream (a published revision someone edited) makes its downstream invalid, naming the revision and the file', async () => {
+    const first = await planSync(readSyncInputs([fleetOf(variant('a', 'app', 'edge1'), variant('b', 'app', 'edge2'))]), syncSettings(dir, { lifecycle: 'published' }));
+    expect(await writePlan(first.plan, first.remotes)).toEqual([]);
+    // A person publishes v2 of edge1's package with a file nested too deeply.
+    const v1 = git(['--git-dir', repo('edge1'), 'rev-parse', 'refs/tags/app/v1']);
+    const files = Object.fromEntries(git(['--git-dir', repo('edge1'), 'ls-tree', '-r', '--name-only', v1, 'app/']).split('\n').map((path) => [path.slice('app/'.length), `${show(repo('edge1'), `${v1}:${path}`)}\n`]));
+    publish(repo('edge1'), 'app', 2, { ...files, 'deep.yaml': deepFlow(100_000) }, 'by-hand');
+    const { plan } = await planSync(readSyncInputs([fleetOf(variant('a', 'app', 'edge1', 'us'), variant('b', 'app', 'edge2', 'us'))]), syncSettings(dir));
+    expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
+      ['edge1', 'invalid', 'edge1.app.by-hand: deep.yaml: nested too deeply: past 200 levels at line 6 of its document; YAML nested deeper than that is not read (see "Safety" in the README)'],
+      ['edge2', 'edit', 'the variant changes edge2.app.packagevariant-1 (v1)'],
+    ]);
+  });
+});
