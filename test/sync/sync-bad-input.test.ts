@@ -26,9 +26,16 @@ const deepFlow = (levels: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:
 /** A ConfigMap whose data nests `levels` block maps, a key a line, each a column deeper. */
 const deepBlock = (levels: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(i + 2)}k:\n`).join('')}${' '.repeat(levels + 2)}x\n`;
 
-/** A PackageVariant from the catalog's `pkg` to `edge`'s `app`. */
-const variant = (name: string, pkg: string, edge: string, region = 'eu') =>
-  `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: ${name}\nspec:\n  upstream: {repo: catalog, package: ${pkg}, revision: 1}\n  downstream: {repo: ${edge}, package: app}\n  packageContext:\n    data:\n      region: ${region}\n`;
+/** A PackageVariant from the catalog's `pkg` to `edge`'s `app`; `more`: further lines of its spec. */
+const variant = (name: string, pkg: string, edge: string, region = 'eu', more = '') =>
+  `---\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: ${name}\nspec:\n  upstream: {repo: catalog, package: ${pkg}, revision: 1}\n  downstream: {repo: ${edge}, package: app}\n  packageContext:\n    data:\n      region: ${region}\n${more}`;
+
+/** A person publishes the next revision of edge's `app`: the latest one with `deep.yaml` added. */
+function publishDeepEdit(edge: string, revision: number): void {
+  const base = git(['--git-dir', repo(edge), 'rev-parse', `refs/tags/app/v${revision - 1}`]);
+  const files = Object.fromEntries(git(['--git-dir', repo(edge), 'ls-tree', '-r', '--name-only', base, 'app/']).split('\n').map((path) => [path.slice('app/'.length), `${show(repo(edge), `${base}:${path}`)}\n`]));
+  publish(repo(edge), 'app', revision, { ...files, 'deep.yaml': deepFlow(100_000) }, 'by-hand');
+}
 
 /** The Repositories of the fleet and the variants given. */
 function fleetOf(...variants: string[]): string {
@@ -59,14 +66,26 @@ describe('a package file nested past the bound', () => {
   it('downstream (a published revision someone edited) makes its downstream invalid, naming the revision and the file', async () => {
     const first = await planSync(readSyncInputs([fleetOf(variant('a', 'app', 'edge1'), variant('b', 'app', 'edge2'))]), syncSettings(dir, { lifecycle: 'published' }));
     expect(await writePlan(first.plan, first.remotes)).toEqual([]);
-    // A person publishes v2 of edge1's package with a file nested too deeply.
-    const v1 = git(['--git-dir', repo('edge1'), 'rev-parse', 'refs/tags/app/v1']);
-    const files = Object.fromEntries(git(['--git-dir', repo('edge1'), 'ls-tree', '-r', '--name-only', v1, 'app/']).split('\n').map((path) => [path.slice('app/'.length), `${show(repo('edge1'), `${v1}:${path}`)}\n`]));
-    publish(repo('edge1'), 'app', 2, { ...files, 'deep.yaml': deepFlow(100_000) }, 'by-hand');
+    publishDeepEdit('edge1', 2);
     const { plan } = await planSync(readSyncInputs([fleetOf(variant('a', 'app', 'edge1', 'us'), variant('b', 'app', 'edge2', 'us'))]), syncSettings(dir));
     expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
       ['edge1', 'invalid', 'edge1.app.by-hand: deep.yaml: nested too deeply: past 200 levels at line 6 of its document; YAML nested deeper than that is not read (see "Safety" in the README)'],
       ['edge2', 'edit', 'the variant changes edge2.app.packagevariant-1 (v1)'],
     ]);
+  });
+
+  it('downstream, in a package to orphan, leaves that package as it is and says why', async () => {
+    const orphan = '  deletionPolicy: orphan\n';
+    const first = await planSync(readSyncInputs([fleetOf(variant('a', 'app', 'edge1', 'eu', orphan), variant('b', 'app', 'edge2'))]), syncSettings(dir, { lifecycle: 'published' }));
+    expect(await writePlan(first.plan, first.remotes)).toEqual([]);
+    publishDeepEdit('edge1', 2);
+    const edge1 = refsOf(repo('edge1'));
+    const { plan, remotes } = await planSync(readSyncInputs([fleetOf(variant('b', 'app', 'edge2'))]), syncSettings(dir, { allowDelete: true }));
+    expect(plan.downstreams.map((d) => [d.repository, d.action, d.detail])).toEqual([
+      ['edge1', 'invalid', 'PackageVariant/default/a no longer asks for it; deletionPolicy orphan: by-hand cannot be read: deep.yaml: nested too deeply: past 200 levels at line 6 of its document; YAML nested deeper than that is not read (see "Safety" in the README)'],
+      ['edge2', 'unchanged', ''],
+    ]);
+    expect(await writePlan(plan, remotes)).toEqual([]);
+    expect(refsOf(repo('edge1'))).toBe(edge1);
   });
 });
