@@ -1,18 +1,8 @@
 import { readSync, writeSync } from 'node:fs';
+import { MAX_INPUT_BYTES, MAX_INPUT_UNITS } from '../krm/input-limits';
 import { groupDigits } from '../yaml/group-digits';
 import { countUnits } from '../yaml/text-units';
 import { decodeUtf8, encodeText } from '../yaml/utf8';
-
-/**
- * The largest ResourceList the function reads: 64 MiB in at most 2,500,000 lines and flow entries
- * (krm/text-units.ts), room for a fleet of 100,000 Repositories as kpt sends them. Memory grows
- * with both (a few hundred bytes a line or item, read by the fast reader); what it costs beyond that
- * is bounded where it is spent: the full YAML parser's share (krm/parse-budget.ts), objects
- * (krm/input-limits.ts), PackageVariants (fanout/targets.ts). The worst inputs measured at these
- * limits are in the README ("Safety"). Input beyond them is counted, not kept, and refused.
- */
-export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
-export const MAX_INPUT_UNITS = 2_500_000;
 
 /**
  * stdin's bytes and their text (decoded by krm/utf8.ts, so bytes that are not UTF-8 survive), or why

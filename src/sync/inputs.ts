@@ -4,13 +4,17 @@
  * Repository, PackageVariant and PackageVariantSet objects and any other objects, which stand in for
  * the cluster (injection sources, `objectSelector` targets). A `v1 List` gives its items.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import * as validators from '../config/generated/validators';
 import { PACKAGE_VARIANT_API, PACKAGE_VARIANT_SET_API, type ConfigObject } from '../config/function-config';
 import { fieldResult, validate, type DataLocation } from '../config/validate';
 import { isValidObjectName } from '../fanout/naming';
+import { MAX_INPUT_OBJECTS } from '../krm/input-limits';
+import { groupDigits } from '../yaml/group-digits';
+import { InputError, InputShare, readInputDocuments, type InputDocument } from './input-documents';
+
+export { InputError };
 
 export const REPOSITORY_API = 'config.porch.kpt.dev/v1alpha1';
 
@@ -35,9 +39,6 @@ export interface SyncInputs {
   /** Every object but the PackageVariants and sets, Repositories included (a set's selectors read them). */
   readonly objects: readonly InputObject[];
 }
-
-/** Input that cannot be read or is not valid; the message names every problem, file and line. */
-export class InputError extends Error {}
 
 const INPUT_FILE = /\.(ya?ml|json)$/;
 
@@ -78,33 +79,32 @@ function refusedName(object: ConfigObject, kind: 'variant' | 'variant-set', loca
   return fieldResult(`${LABELS[kind]} ${name}`, ['metadata', 'name'], why, location).message;
 }
 
-/** Reads every object of the files and directories named; throws InputError naming each problem. */
+/** Reads every object of the files and directories named, within the function's input limits; throws InputError naming each problem. */
 export function readSyncInputs(paths: readonly string[]): SyncInputs {
   if (paths.length === 0) throw new InputError('name the files or directories that hold the Repository, PackageVariant and PackageVariantSet objects');
   const problems: string[] = [];
   const found: { kind: Kind; input: InputObject }[] = [];
+  const share = new InputShare();
   for (const file of inputFiles(paths)) {
-    const lineCounter = new LineCounter();
-    let docs: Document.Parsed[];
+    let documents: InputDocument[];
     try {
-      docs = parseAllDocuments(readFileSync(file, 'utf8'), { lineCounter }) as Document.Parsed[];
+      documents = readInputDocuments(file, share, problems);
     } catch (error) {
+      if (error instanceof InputError) throw new InputError([...problems, error.message].join('\n'));
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
       problems.push(`${file}: ${(error as Error).message}`);
       continue;
     }
-    docs.forEach((doc, index) => {
-      const where = docs.length > 1 ? `${file} (document ${index + 1})` : file;
-      if (doc.errors.length) {
-        problems.push(`${where}: not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-        return;
-      }
-      const data: unknown = doc.toJS();
-      if (data === null || data === undefined) return;
+    for (const { where, data, node, lines } of documents) {
+      if (data === null || data === undefined) continue;
       if (!isObject(data)) {
         problems.push(`${where}: not a KRM object (a map with apiVersion, kind and metadata.name)`);
-        return;
+        continue;
       }
       const objects = data.apiVersion === 'v1' && data.kind === 'List' && Array.isArray(data.items) ? data.items.map((item, i) => ({ item, prefix: ['items', i] as (string | number)[] })) : [{ item: data as unknown, prefix: [] as (string | number)[] }];
+      if (found.length + objects.length > MAX_INPUT_OBJECTS) {
+        throw new InputError([...problems, `${where}: more than ${groupDigits(MAX_INPUT_OBJECTS)} objects with those before it: sync reads at most ${groupDigits(MAX_INPUT_OBJECTS)} in a run, as the function does (see "Safety" in the README)`].join('\n'));
+      }
       for (const { item, prefix } of objects) {
         const at = prefix.length ? `${where}, items[${prefix[1]}]` : where;
         if (!isObject(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || !isObject(item.metadata) || typeof item.metadata.name !== 'string' || item.metadata.name === '') {
@@ -113,7 +113,7 @@ export function readSyncInputs(paths: readonly string[]): SyncInputs {
         }
         const object = item as ConfigObject;
         const kind = kindOf(object);
-        const location: DataLocation = { prefix, node: () => doc.contents as Node, lineCounter, readFrom: file };
+        const location: DataLocation = { prefix, node, lineCounter: lines, readFrom: file };
         if (kind !== 'other') {
           const issues = validate(VALIDATORS[kind], object, `${LABELS[kind]} ${object.metadata.name}`, location);
           if (issues.length) {
@@ -124,7 +124,7 @@ export function readSyncInputs(paths: readonly string[]): SyncInputs {
         const refused = kind === 'variant' || kind === 'variant-set' ? refusedName(object, kind, location) : undefined;
         found.push({ kind, input: { object, where: at, file, ...(refused ? { refused: `${file}: ${refused}` } : {}) } });
       }
-    });
+    }
   }
   if (problems.length) throw new InputError(problems.join('\n'));
   const of = (kind: Kind) => found.filter((f) => f.kind === kind).map((f) => f.input);

@@ -14,7 +14,10 @@ import { MAX_NESTING_DEPTH, nestingDepth } from './nesting-depth';
 import { countUnits } from './text-units';
 
 /** A bound of the parser's share was reached; the message says which, for the caller's own report. */
-export class ParseBudgetExceeded extends Error {}
+export class ParseBudgetExceeded extends Error {
+  /** The line of the document (from 1) where it was reached, where one line did. */
+  line?: number;
+}
 
 /** How a caller reports a bound reached: the function as an error result, the update as a file's error. */
 export type Refusal = (message: string) => Error;
@@ -76,7 +79,9 @@ export class ParseBudget {
     }
     const nesting = nestingDepth(text);
     if (nesting.line !== undefined) {
-      throw this.refuse(`nested too deeply: past ${groupDigits(MAX_NESTING_DEPTH)} levels at line ${groupDigits(nesting.line)} of its document; YAML nested deeper than that is not read ${SAFETY}`);
+      const refusal = this.refuse(`nested too deeply: past ${groupDigits(MAX_NESTING_DEPTH)} levels at line ${groupDigits(nesting.line)} of its document; YAML nested deeper than that is not read ${SAFETY}`);
+      if (refusal instanceof ParseBudgetExceeded) refusal.line = nesting.line;
+      throw refusal;
     }
     this.bytes = bytes;
     this.units = total;

@@ -126,3 +126,9 @@ export async function syncFleet(dir: string, over: Partial<SyncSettings> = {}, o
   if (failures.length > 0) throw new Error(`the push failed: ${JSON.stringify(failures)}`);
   return planned.plan;
 }
+
+/** A second document whose nine anchors, each nine aliases of the one before, expand to 9^9 strings (line 6 of the text starts it). */
+export function aliasBomb(): string {
+  const levels = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefghi'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)];
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n---\n# laughs\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
+}

@@ -1,16 +1,17 @@
 /**
  * One bad thing stops one downstream, with a message that names it, and nothing else (issue 26): a
  * package file nested past the parser's bound, upstream or downstream, makes its downstream
- * invalid while the others are planned and pushed.
+ * invalid while the others are planned and pushed. Fleet files are read within the function's
+ * input limits, a refusal naming the file and the line.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSyncInputs } from '../../src/sync/inputs';
+import { InputError, readSyncInputs } from '../../src/sync/inputs';
 import { planSync, writePlan } from '../../src/sync/run';
 import { git } from '../pkg/git-repos';
 import { configMap, kptfile } from '../pkg/trees';
-import { catalogAndEdges, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
+import { aliasBomb, catalogAndEdges, publish, refsOf, show, syncSettings, writeFleet } from './porch-repos';
 
 let dir: string;
 const repo = (name: string) => join(dir, `${name}.git`);
@@ -87,5 +88,50 @@ describe('a package file nested past the bound', () => {
     ]);
     expect(await writePlan(plan, remotes)).toEqual([]);
     expect(refsOf(repo('edge1'))).toBe(edge1);
+  });
+});
+
+describe('fleet files', () => {
+  /** The message readSyncInputs refuses `files` with. */
+  function refusal(files: Record<string, string>): string {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    try {
+      readSyncInputs(Object.keys(files).map((name) => join(dir, name)));
+    } catch (error) {
+      if (error instanceof InputError) return error.message;
+      throw error;
+    }
+    throw new Error('the inputs were read');
+  }
+
+  it('are read up to 64 MiB in a run, the file that passes it named and not read to its end', () => {
+    const line = `# ${'x'.repeat(1021)}\n`;
+    const fleet = readFileSync(writeFleet(dir), 'utf8');
+    const started = Date.now();
+    expect(refusal({ 'a.yaml': fleet, 'b.yaml': line.repeat(65_536) })).toBe(
+      `${join(dir, 'b.yaml')}: more than 67,108,864 bytes of input files with those before it: sync reads at most 67,108,864 bytes in 2,500,000 lines and flow entries of input files in a run, as the function does (see "Safety" in the README)`,
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('are read up to 2,500,000 lines and flow entries in a run', () => {
+    expect(refusal({ 'lines.yaml': '#\n'.repeat(2_500_001) })).toMatch(/lines\.yaml: 2,500,001 lines and flow entries of input files with those before it: sync reads at most/);
+  });
+
+  it("hand to the full parser only what the function's budget allows, naming the file and the line", () => {
+    const json = `[\n${'1,'.repeat(600_000)}1]\n`;
+    expect(refusal({ 'fleet.yaml': readFileSync(writeFleet(dir), 'utf8'), 'big.json': json })).toBe(
+      `${join(dir, 'big.json')}: the input needs the full YAML parser for more than it reads in a run (600,003 lines and flow entries in one item): it parses at most 16,777,216 characters, 600,000 lines and flow entries (250,000 in one item) and 100,000 documents, for items outside the simple YAML the function reads itself and for the items a run changes (see "Safety" in the README) (${join(dir, 'big.json')} line 1)`,
+    );
+    const deep = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n  x: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    expect(refusal({ 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n', 'b.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n---\n${deep}` })).toBe(
+      `${join(dir, 'b.yaml')} (document 2): nested too deeply: past 200 levels at line 6 of its document; YAML nested deeper than that is not read (see "Safety" in the README) (${join(dir, 'b.yaml')} line 11)`,
+    );
+  });
+
+  it('refuse an alias bomb, naming the file and the line', () => {
+    expect(refusal({ 'bomb.yaml': aliasBomb() })).toBe(
+      `${join(dir, 'bomb.yaml')} (document 2): its YAML aliases expand too far to be read safely: Excessive alias count indicates a resource exhaustion attack (${join(dir, 'bomb.yaml')} line 6)`,
+    );
   });
 });

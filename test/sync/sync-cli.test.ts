@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../helpers';
 import { configMap, kptfile } from '../pkg/trees';
-import { catalogAndEdges, GIT_ENV, packageVariant, publish, refsOf, show, writeFleet } from './porch-repos';
+import { aliasBomb, catalogAndEdges, GIT_ENV, packageVariant, publish, refsOf, show, writeFleet } from './porch-repos';
 import { git } from '../pkg/git-repos';
 import { itUnless, kptAbsent } from '../skip-notice';
 
@@ -121,6 +121,15 @@ describe('package-variant sync', () => {
     const run = sync(['fleet.yaml', '--no-render']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`fleet.yaml: PackageVariantSet typo: spec.targets[0].packageName: unknown field "packageName" (fleet.yaml line ${line}, column 5)`);
+    expect(allRefs()).toBe(before);
+  });
+
+  it('refuses an alias bomb in an input file, naming the file and the line, exits 1 and pushes nothing', () => {
+    const before = allRefs();
+    writeFileSync(join(dir, 'bomb.yaml'), aliasBomb());
+    const run = sync(['fleet.yaml', 'bomb.yaml', '--no-render']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('package-variant sync: bomb.yaml (document 2): its YAML aliases expand too far to be read safely: Excessive alias count indicates a resource exhaustion attack (bomb.yaml line 6)\npackage-variant sync: nothing was pushed\n');
     expect(allRefs()).toBe(before);
   });
 
