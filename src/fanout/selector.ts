@@ -14,12 +14,12 @@ const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const NAME_PART_RULE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-/** A label key: `[prefix/]name` (k8s.io/apimachinery IsQualifiedName). */
-function keyProblems(key: string): string[] {
+/** A label key, or (`what`) an annotation key: `[prefix/]name` (k8s.io/apimachinery IsQualifiedName). */
+export function qualifiedNameProblems(key: string, what = 'label key'): string[] {
   const parts = key.split('/');
   const name = parts[parts.length - 1] ?? '';
   const problems: string[] = [];
-  if (parts.length > 2) return [`invalid label key ${JSON.stringify(key)}: a qualified name has at most one '/'`];
+  if (parts.length > 2) return [`invalid ${what} ${JSON.stringify(key)}: a qualified name has at most one '/'`];
   if (parts.length === 2) {
     const prefix = parts[0] ?? '';
     if (prefix === '') problems.push('prefix part must be non-empty');
@@ -28,11 +28,11 @@ function keyProblems(key: string): string[] {
   if (name === '') problems.push('name part must be non-empty');
   else if (name.length > 63) problems.push('name part must be no more than 63 characters');
   else if (!NAME_PART.test(name)) problems.push(`name part ${NAME_PART_RULE}`);
-  return problems.map((p) => `invalid label key ${JSON.stringify(key)}: ${p}`);
+  return problems.map((p) => `invalid ${what} ${JSON.stringify(key)}: ${p}`);
 }
 
 /** A label value: empty, or a name part (IsValidLabelValue). */
-function valueProblem(value: string): string | undefined {
+export function labelValueProblem(value: string): string | undefined {
   if (value === '') return undefined;
   if (value.length > 63) return `invalid label value ${JSON.stringify(value)}: must be no more than 63 characters`;
   if (!NAME_PART.test(value)) return `invalid label value ${JSON.stringify(value)}: a valid label must be an empty string or ${NAME_PART_RULE}`;
@@ -44,13 +44,13 @@ export function selectorProblems(selector: LabelSelector, at: string): SelectorP
   const problems: SelectorProblem[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     const field = `${at}.matchLabels.${key}`;
-    for (const message of keyProblems(key)) problems.push({ field, message });
-    const bad = valueProblem(value);
+    for (const message of qualifiedNameProblems(key)) problems.push({ field, message });
+    const bad = labelValueProblem(value);
     if (bad) problems.push({ field, message: bad });
   }
   (selector.matchExpressions ?? []).forEach((requirement, i) => {
     const field = `${at}.matchExpressions[${i}]`;
-    for (const message of keyProblems(requirement.key)) problems.push({ field: `${field}.key`, message });
+    for (const message of qualifiedNameProblems(requirement.key)) problems.push({ field: `${field}.key`, message });
     const values = requirement.values ?? [];
     const needsValues = requirement.operator === 'In' || requirement.operator === 'NotIn';
     if (needsValues && values.length === 0) {
@@ -60,7 +60,7 @@ export function selectorProblems(selector: LabelSelector, at: string): SelectorP
       problems.push({ field: `${field}.values`, message: `values may not be specified when operator is "Exists" or "DoesNotExist"` });
     }
     values.forEach((value, j) => {
-      const bad = valueProblem(value);
+      const bad = labelValueProblem(value);
       if (bad) problems.push({ field: `${field}.values[${j}]`, message: bad });
     });
   });

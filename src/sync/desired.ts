@@ -12,6 +12,7 @@ import type { InputObject, SyncInputs } from './inputs';
 import { ownerOf, type DeletionPolicy } from './ownership';
 import { namespaceOf, packagePath, packagePathProblem, repositoryKey, type SyncRepository } from './repositories';
 import type { UpstreamSpec } from './upstream';
+import { metadataProblems } from './variant-metadata';
 
 export interface DesiredDownstream {
   /** `PackageVariant <namespace>/<name>`, for messages and the plan. */
@@ -81,7 +82,7 @@ function desiredOf(variant: ConfigObject, owner: string, repositories: ReadonlyM
   const label = `PackageVariant ${namespaceOf(variant)}/${variant.metadata.name}`;
   const spec = (variant.spec ?? {}) as VariantSpecFields;
   const where = { label, repository: spec.downstream?.repo ?? '', pkg: spec.downstream?.package ?? '' };
-  const errors = [...(refused ? [errorResult(refused, { field: { path: 'metadata.name' } })] : []), ...checkControllerFields(variant)];
+  const errors = [...(refused ? [errorResult(refused, { field: { path: 'metadata.name' } })] : []), ...checkControllerFields(variant), ...metadataProblems(variant, label)];
   const lookup = (side: 'upstream' | 'downstream', name: string | undefined) => {
     const found = name ? repositories.get(repositoryKey(namespaceOf(variant), name)) : undefined;
     if (name && !found) errors.push(errorResult(`${label}: spec.${side}.repo names Repository ${name}, which is not among the inputs (namespace ${namespaceOf(variant)})`, { field: { path: `spec.${side}.repo` } }));

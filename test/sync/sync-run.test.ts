@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planText } from '../../src/sync/plan';
 import { planSync, writePlan } from '../../src/sync/run';
@@ -197,5 +198,41 @@ describe('sync edits, updates drafts and leaves what it does not own', () => {
     ]);
     await writePlan(plan, remotes);
     expect(refsOf(repo('edge1'))).toBe(before);
+  });
+});
+
+describe("the variant's labels and annotations", () => {
+  const metadata = (policy: string, extra = '') => ({ template: `      labels:\n        team: a\n      annotations:\n        approval.nephio.org/policy: ${policy}\n${extra}` });
+  const withMetadata = (policy: string, extra = '') => readSyncInputs([writeFleet(dir, metadata(policy, extra))]);
+
+  it("are recorded on the root Kptfile of every revision sync writes, the variant's values kept as they change", async () => {
+    const first = await planSync(withMetadata('initial'), settings({ lifecycle: 'published' }));
+    expect(first.plan.downstreams.map((d) => d.action)).toEqual(['create', 'create']);
+    await writePlan(first.plan, first.remotes);
+    const published = parse(show(repo('edge1'), 'refs/tags/app/v1:app/Kptfile'));
+    expect(published.metadata.labels).toEqual({ team: 'a' });
+    expect(published.metadata.annotations).toMatchObject({ 'approval.nephio.org/policy': 'initial', 'package-variant.github.io/owner': 'PackageVariantSet/default/fleet' });
+    expect((await planSync(withMetadata('initial'), settings())).plan.downstreams.map((d) => d.action)).toEqual(['unchanged', 'unchanged']);
+    const { plan, remotes } = await planSync(withMetadata('always'), settings());
+    expect(plan.downstreams.map((d) => d.action)).toEqual(['edit', 'edit']);
+    await writePlan(plan, remotes);
+    const draft = /drafts\/app\/packagevariant-2 (\w+)/.exec(refsOf(repo('edge1')))![1]!;
+    expect(parse(show(repo('edge1'), `${draft}:app/Kptfile`)).metadata.annotations).toMatchObject({ 'approval.nephio.org/policy': 'always' });
+  });
+
+  it('are refused where the API server would refuse them, or where kpt or sync write their own, and nothing is written', async () => {
+    const before = [refsOf(repo('edge1')), refsOf(repo('edge2'))];
+    const { plan } = await planSync(withMetadata('initial', '        package-variant.github.io/owner: PackageVariant/default/other\n        Bad Key: x\n'), settings());
+    expect(plan.downstreams.map((d) => [d.action, d.detail])).toEqual([
+      ['invalid', 'PackageVariant default/fleet-edge1-app: spec.annotations: "package-variant.github.io/owner": the prefix package-variant.github.io/ is kpt\'s or sync\'s own on a Kptfile, where sync records the variant\'s annotations'],
+      ['invalid', 'PackageVariant default/fleet-edge2-app: spec.annotations: "package-variant.github.io/owner": the prefix package-variant.github.io/ is kpt\'s or sync\'s own on a Kptfile, where sync records the variant\'s annotations'],
+    ]);
+    expect(plan.downstreams[0]!.results.map((r) => r.message)).toEqual([
+      'PackageVariant default/fleet-edge1-app: spec.annotations: invalid annotation key "Bad Key": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character',
+    ]);
+    expect(plan.writes).toEqual([]);
+    expect([refsOf(repo('edge1')), refsOf(repo('edge2'))]).toEqual(before);
+    const labels = await planSync(readSyncInputs([writeFleet(dir, { template: '      labels:\n        team: a b\n' })]), settings());
+    expect(labels.plan.downstreams[0]).toMatchObject({ action: 'invalid', detail: 'PackageVariant default/fleet-edge1-app: spec.labels: invalid label value "a b": a valid label must be an empty string or must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character' });
   });
 });
