@@ -71,12 +71,15 @@ export class InputShare {
   }
 }
 
-/** The file's line (from 1) where `offset` lies. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line += 1;
-  return line;
+/** How many line breaks `text` holds from `from` to `to`. */
+function breaksBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
 }
+
+/** The line (from 1) of `text` where `offset` lies. */
+const lineAt = (text: string, offset: number): number => 1 + breaksBetween(text, 0, offset);
 
 /** Lines and columns of the file, for offsets in the text of a document that starts on `firstLine`. */
 function fileLines(counter: LineCounter, firstLine: number): LineLocator {
@@ -116,13 +119,18 @@ export function readInputDocuments(file: string, share: InputShare, problems: st
   const text = share.read(file);
   const docs = splitYamlStream(text);
   const documents: InputDocument[] = [];
+  // Lines counted on from one document to the next: a fleet file may hold a hundred thousand.
+  let lines = 1;
+  let counted = 0;
   docs.forEach((doc, index) => {
     const where = docs.length > 1 ? `${file} (document ${index + 1})` : file;
-    const firstLine = lineAt(text, doc.start);
+    lines += breaksBetween(text, counted, doc.start);
+    counted = doc.start;
+    const firstLine = lines;
     const data = doc.version === '1.1' ? undefined : readSimpleBlockMap(doc.text);
     if (data !== undefined) {
       // Parsed only to point at a problem, within a budget of its own: past it, the problem has no line.
-      let lines: LineLocator | undefined;
+      let located: LineLocator | undefined;
       const node = (): Node => {
         let read: ReturnType<typeof parsed>;
         try {
@@ -132,10 +140,10 @@ export function readInputDocuments(file: string, share: InputShare, problems: st
           throw error;
         }
         if (typeof read === 'string') throw new FunctionError(errorResult(read));
-        lines = read.lines;
+        located = read.lines;
         return read.node;
       };
-      documents.push({ where, file, data, node, lines: { linePos: (offset) => lines!.linePos(offset) } });
+      documents.push({ where, file, data, node, lines: { linePos: (offset) => located!.linePos(offset) } });
       return;
     }
     const read = parsed(doc, file, where, firstLine, share.parse);

@@ -129,6 +129,17 @@ describe('fleet files', () => {
     );
   });
 
+  it("name a refused field at the file's own line, in any document of a file of many", () => {
+    const pv = (name: string, extra = '') => `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: ${name}\nspec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  downstream: {repo: edge1, package: ${name}}\n${extra}`;
+    const text = ['# variants\n', pv('a'), pv('b', '  typo: 1\n'), pv('c'), pv('d', '  other: 2\n')].join('---\n');
+    const lines = text.split('\n');
+    const file = join(dir, 'variants.yaml');
+    expect(refusal({ 'variants.yaml': text }).split('\n')).toEqual([
+      `${file}: PackageVariant b: spec.typo: unknown field "typo" (${file} line ${lines.indexOf('  typo: 1') + 1}, column 3)`,
+      `${file}: PackageVariant d: spec.other: unknown field "other" (${file} line ${lines.indexOf('  other: 2') + 1}, column 3)`,
+    ]);
+  });
+
   it('refuse an alias bomb, naming the file and the line', () => {
     expect(refusal({ 'bomb.yaml': aliasBomb() })).toBe(
       `${join(dir, 'bomb.yaml')} (document 2): its YAML aliases expand too far to be read safely: Excessive alias count indicates a resource exhaustion attack (${join(dir, 'bomb.yaml')} line 6)`,
