@@ -393,6 +393,7 @@ export function fixtureText(index, c, oracle) {
     strategy: c.strategy,
     generator: 'scripts/gen-package-fixtures.mjs',
     ops: c.ops,
+    ...(c.layout ? { layout: c.layout } : {}),
     origin: c.origin,
     upstream: c.upstream,
     local: oracle.before,
@@ -430,6 +431,17 @@ const tree = (files) => ({ files: { Kptfile: kptfileText('pkg'), ...files }, mod
 const amfConfig = (version) =>
   yamlText({ kind: 'ConfigMap', metadata: { name: 'amf-configmap', labels: { app: 'free5gc' } }, data: { 'amfcfg.yaml': `info:\n  version: ${version}\n  description: AMF initial local configuration\n` } });
 const settings = (mode) => yamlText(configMap('settings', { mode, region: 'eu-west-1' }));
+const setters = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\ndata:\n  license: |\n    ';
+/** A kustomize JSON6902 patch in the layout kpt pkg get rewrites, without a final line break. */
+const patch = (gw) => `-   op: replace\n    path: /data   # the whole map\n\n    value: {gw: "${gw}", ports: [1,2]}`;
+const commented = (obj) => yamlText(obj).replace(/^/gm, '# ').replace(/# $/, '');
+const LICENCE = '# Copyright 2024 Example Authors\n# Licensed under the Apache License, Version 2.0.\n';
+const crd = (plural) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.example.com` },
+  spec: { group: 'example.com', names: { kind: 'Widget', plural }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true }] },
+});
 const app = (image, replicas = 1) => yamlText(deployment('app', image, replicas));
 
 /**
@@ -487,6 +499,70 @@ export const NAMED_CASES = [
     origin: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('fast') }),
     upstream: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('safe') }),
     local: tree({ 'notes.yaml': 'release notes go here\n', 'settings.yaml': settings('fast') }),
+  },
+  // Issue 27: three defects found on real catalogs, and where new and moved documents go.
+  {
+    name: 'block-scalar-at-end-unchanged-upstream',
+    ops: ['setters.yaml ends with a `|` literal and no final line break (the value "LICENSE", which kpt pkg get writes as `|-`); upstream adds the line break (the value "LICENSE\\n") and changes settings.yaml'],
+    origin: tree({ 'setters.yaml': `${setters}LICENSE`, 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'setters.yaml': `${setters}LICENSE\n`, 'settings.yaml': settings('safe') }),
+    fetched: [],
+  },
+  {
+    name: 'block-scalar-at-end-changed-upstream',
+    ops: ['setters.yaml ends with a `|` literal and no final line break; upstream changes its text, still without one'],
+    origin: tree({ 'setters.yaml': `${setters}LICENSE`, 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'setters.yaml': `${setters}NEWLICENSE`, 'settings.yaml': settings('fast') }),
+    fetched: [],
+  },
+  {
+    name: 'list-document-deleted-upstream',
+    ops: ['patch.yaml is a kustomize JSON6902 patch (a YAML list) without a final line break, which kpt pkg get rewrites; upstream deletes it'],
+    origin: tree({ 'patch.yaml': patch('example/gw'), 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'settings.yaml': settings('fast') }),
+    fetched: [],
+  },
+  {
+    name: 'list-document-changed-upstream',
+    ops: ['patch.yaml is a kustomize JSON6902 patch (a YAML list) without a final line break, which kpt pkg get rewrites; upstream changes its value'],
+    origin: tree({ 'patch.yaml': patch('example/gw'), 'settings.yaml': settings('fast') }),
+    upstream: tree({ 'patch.yaml': patch('example/gw2'), 'settings.yaml': settings('fast') }),
+    fetched: [],
+  },
+  {
+    name: 'comment-only-file-replaced',
+    ops: ['a.yaml holds only comments (a notice and a commented-out ConfigMap cm), b.yaml the live cm; upstream makes cm live in a.yaml and deletes b.yaml'],
+    layout: ['a.yaml'],
+    origin: tree({ 'a.yaml': `# Notice: enable the ConfigMap below by uncommenting it.\n#\n${commented(configMap('cm', { a: '1' }))}`, 'b.yaml': yamlText(configMap('cm', { a: '1' })) }),
+    upstream: tree({ 'a.yaml': `# Notice: the ConfigMap.\n${yamlText(configMap('cm', { a: '1' }))}` }),
+    fetched: [],
+  },
+  {
+    name: 'documents-added-at-the-top',
+    ops: ['upstream adds a ConfigMap above the only one of first.yaml, which its licence header now opens', 'and adds two above and between the two of second.yaml'],
+    layout: ['first.yaml', 'second.yaml'],
+    origin: tree({ 'first.yaml': `${LICENCE}${yamlText(configMap('one', { k: '1' }))}`, 'second.yaml': `${yamlText(configMap('two', { k: '1' }))}---\n${yamlText(configMap('three', { k: '1' }))}` }),
+    upstream: tree({
+      'first.yaml': `${LICENCE}${yamlText(configMap('top', { k: '1' }))}---\n${yamlText(configMap('one', { k: '1' }))}`,
+      'second.yaml': [configMap('zero', { k: '1' }), configMap('two', { k: '1' }), configMap('between', { k: '1' }), configMap('three', { k: '1' })].map(yamlText).join('---\n'),
+    }),
+    fetched: [],
+  },
+  {
+    name: 'directory-renamed',
+    ops: ['upstream renames manifests/ to deploy/: a CRD declared in core.yaml and in crds.yaml (each file opening with a licence header) moves with both files, as do a Deployment and a ConfigMap'],
+    // kpt pkg get drops core.yaml's header, a part of comments before `---`: kpt's core.yaml has none.
+    layout: ['deploy/crds.yaml', 'deploy/config.yaml'],
+    ...(() => {
+      const files = {
+        'core.yaml': `${LICENCE}---\n${yamlText(crd('widgets'))}---\n${app('nginx:1.25')}`,
+        'crds.yaml': `${LICENCE}${yamlText(crd('widgets'))}`,
+        'config.yaml': settings('fast'),
+      };
+      const under = (dir) => Object.fromEntries(Object.entries(files).map(([name, text]) => [`${dir}/${name}`, text]));
+      return { origin: tree(under('manifests')), upstream: tree(under('deploy')) };
+    })(),
+    fetched: [],
   },
 ].map((c) => ({ ...c, family: 'named', strategy: 'resource-merge' }));
 

@@ -22,11 +22,16 @@ export class ItemChunk {
     readonly bodyStart: number,
   ) {}
 
-  /** The item alone, dedented: a YAML document of its own. */
+  /**
+   * The item alone, dedented: a YAML document of its own. Its last line ends with a line break
+   * where the input's does: at the end of an input without one, a block scalar's last line break
+   * is not there (YAML 1.2 §8.1.1.2), in the item as in the list.
+   */
   get text(): string {
     const lines: string[] = [];
     forEachChunkLine(this.source, this.bodyStart, this.end, this.dedent, (start, end) => lines.push(this.source.slice(start, end)));
-    return `${lines.join('\n')}\n`;
+    const broken = this.source.charCodeAt(this.end - 1) === 10;
+    return broken ? `${lines.join('\n')}\n` : lines.join('\n');
   }
 }
 

@@ -12,10 +12,11 @@ import { errorResult, FunctionError, type Result } from '../krm/results';
 import { crdSchemas } from './schema/crd';
 import { SchemaRegistry } from './schema/registry';
 import { fileChangeResults, packageStep, type FileChanges, type PackageOutcome } from './resources/packages';
-import { placeNewResources } from './resources/placement';
+import { placeArriving } from './resources/placement';
 import { packageLayout } from './resources/scopes';
 import { hasMergeSources, splitSources, type MergeSources } from './resources/sources';
 import { buildTuples } from './resources/tuples';
+import type { ResourceTuple } from './resources/identity';
 import { MergeRun } from './strategies/merge-run';
 import { isStrategy, STRATEGIES } from './strategies/strategy';
 
@@ -100,6 +101,8 @@ export interface MergeReport {
   readonly strategy: MergeStrategy;
   /** Every package directory ('' the root) and what became of it. */
   readonly packages: ReadonlyMap<string, PackageOutcome>;
+  /** The versions each resource of the result merged: a local resource's tuple, or the one a copy from upstream came from. */
+  readonly counterparts: ReadonlyMap<KrmResource, ResourceTuple>;
 }
 
 function recordFromGit(kptfile: KrmResource | undefined, record: UpstreamRecord | undefined): Result[] {
@@ -135,7 +138,10 @@ export function mergeUpstream(list: ResourceList, options: Options, context: Mer
 
   const tagged = new Set([...sources.origin, ...sources.upstream]);
   const kept = list.items.filter((item) => !tagged.has(item) && !run.removed.has(item));
-  list.items = [...kept, ...placeNewResources(kept, run.added)];
+  const counterparts = new Map<KrmResource, ResourceTuple>(run.copiedFrom);
+  for (const tuple of packages.tuples) if (tuple.local && !run.removed.has(tuple.local)) counterparts.set(tuple.local, tuple);
+  list.items = [...kept, ...run.added];
+  placeArriving(list.items, new Set([...run.added, ...run.moved]), sources.upstream, (resource) => counterparts.get(resource)?.upstream);
   const { merged, added, deleted, keptModified, conflicts } = run.counts;
   run.results.push(...recordUpstream(rootKptfile(kept), options), ...recordFromGit(rootKptfile(kept), context.record));
   // A result per conflict: a large package can hold more than a call's arguments.
@@ -144,5 +150,5 @@ export function mergeUpstream(list: ResourceList, options: Options, context: Mer
     message: `merged upstream changes (${strategy}): ${merged} merged, ${added} added, ${deleted} deleted, ${keptModified} kept although deleted upstream, ${conflicts} conflicts`,
     severity: 'info',
   });
-  return { strategy, packages: packages.outcomes };
+  return { strategy, packages: packages.outcomes, counterparts };
 }

@@ -1,5 +1,5 @@
 /** The only merge module that inspects `yaml` nodes: kinds, nulls, equality and display. */
-import { isCollection, isMap, isScalar, isSeq, stringify, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isCollection, isMap, isNode, isScalar, isSeq, stringify, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 
 export type NodeShape = 'absent' | 'null' | 'scalar' | 'map' | 'seq';
 
@@ -38,6 +38,59 @@ export function scalarValue(node: Node | null | undefined): unknown {
 export function holdsNull(node: Node | null | undefined): boolean {
   if (isSeq(node)) return node.items.some((item) => holdsNull(item as Node));
   return mapPairs(node ?? undefined).some((pair) => shapeOf(pair.value as Node | null) === 'null' || holdsNull(pair.value as Node | null));
+}
+
+/** The same scalar but for its spelling: one value of one type and tag, with the same comments. */
+function sameButSpelling(a: Node | null | undefined, b: Node | null | undefined): boolean {
+  return isScalar(a) && isScalar(b) && sameScalarNode(a, b) && typeof a.value === typeof b.value && a.tag === b.tag && sameOwnComments(a, b);
+}
+
+/** Blank lines are layout: where both have a node, `from`'s blank line before it stays. */
+function keepBlankLine(into: unknown, from: unknown): void {
+  if (isNode(into) && isNode(from)) into.spaceBefore = from.spaceBefore;
+}
+
+/**
+ * Puts `from`'s scalars into `into` wherever they hold what `into` has there, so that they keep their
+ * spelling, and `from`'s flow or block style and blank lines where both have a collection, field or element.
+ */
+function keepLayout(into: Node | null | undefined, from: Node | null | undefined): void {
+  if ((isMap(into) && isMap(from)) || (isSeq(into) && isSeq(from))) into.flow = from.flow;
+  if (isMap(into) && isMap(from)) {
+    const pairs = new Map(mapPairs(from).map((pair) => [keyText(pair.key), pair]));
+    for (const pair of mapPairs(into)) {
+      const other = pairs.get(keyText(pair.key));
+      if (!other) continue;
+      keepBlankLine(pair.key, other.key);
+      if (sameButSpelling(pair.value, other.value)) pair.value = other.value;
+      else keepLayout(pair.value, other.value);
+    }
+  } else if (isSeq(into) && isSeq(from)) {
+    const others = seqItems(from);
+    into.items.forEach((item, i) => {
+      const other = others[i];
+      if (other === undefined) return;
+      keepBlankLine(item, other);
+      if (sameButSpelling(item as Node, other)) into.items[i] = other;
+      else keepLayout(item as Node, other);
+    });
+  }
+}
+
+/**
+ * Replaces a map's content (its pairs and own comments) by `from`'s. A scalar that holds what `from`
+ * has at its place stays as written, blank lines where both have a field or element stay; the comment on the line of `keepKey`'s key stays where `from`
+ * has none there (kpt's `# kpt-merge` on `metadata`).
+ */
+export function replaceContent(map: YAMLMap, from: YAMLMap, keepKey: string): void {
+  const kept = mapPairs(map).find((pair) => keyText(pair.key) === keepKey)?.key;
+  const comment = isScalar(kept) ? kept.comment : undefined;
+  keepLayout(from, map);
+  map.items = from.items;
+  map.commentBefore = from.commentBefore;
+  map.comment = from.comment;
+  const key = mapPairs(map).find((pair) => keyText(pair.key) === keepKey)?.key;
+  if (comment && isScalar(key) && !key.comment) key.comment = comment;
 }
 
 /** Field lookup by key text, without building JS values. */

@@ -1,5 +1,6 @@
 /** What a Kptfile records about where its package comes from: `upstream.git` and `upstreamLock.git`. */
 import { parseDocument, visit } from 'yaml';
+import { chompAtEnd } from '../yaml/yaml-format';
 
 export interface GitUpstream {
   readonly repo: string;
@@ -28,11 +29,13 @@ const PLAIN_NULL = /^(~|null|Null|NULL|)$/;
 /**
  * A Kptfile's data as kpt reads it into its typed fields: every scalar is its text (`ref: 1.10` is
  * the tag `1.10`, not the number 1.1; a commit of digits keeps its digits), and only a plain null
- * (`~`, `null`, nothing) is none. Throws the first YAML error.
+ * (`~`, `null`, nothing) is none; a block scalar at the end reads as the spec reads it (chompAtEnd).
+ * Throws the first YAML error.
  */
 export function kptfileData(text: string): unknown {
   const doc = parseDocument(text, { schema: 'failsafe' });
   if (doc.errors.length) throw doc.errors[0]!;
+  chompAtEnd(doc.contents, text);
   visit(doc, {
     Scalar(_key, node) {
       if (node.type === 'PLAIN' && typeof node.value === 'string' && PLAIN_NULL.test(node.value)) node.value = null;

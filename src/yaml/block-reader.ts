@@ -367,7 +367,9 @@ export class BlockReader<N, K> {
 
   /**
    * The lines of a `|` or `|-` scalar (YAML 1.2 §8.1.2): indented as its first non-blank line,
-   * which must be deeper than the owner; blank lines inside are kept, trailing ones chomped.
+   * which must be deeper than the owner; blank lines inside are kept, trailing ones chomped. `|`
+   * keeps the last line's break only where there is one (§8.1.1.2): not at the end of a text
+   * without a final line break, where `yaml` adds one.
    */
   private literal(ownerIndent: number, strip: boolean): string {
     const { lines } = this;
@@ -396,7 +398,7 @@ export class BlockReader<N, K> {
     if (this.keep && body[body.length - 1]!.kind === BLANK) outsideSubset();
     let text = body[0]!.raw.slice(indent);
     for (let i = 1; i < last; i += 1) text += `\n${body[i]!.raw.slice(indent)}`;
-    return strip ? text : `${text}\n`;
+    return strip || !body[last - 1]!.broken ? text : `${text}\n`;
   }
 
   private seq(indent: number): N {

@@ -12,6 +12,7 @@
  *
  * Texts here use `\n`; a file's line endings are restored when it is written (yaml-stream.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent, findSeqIndent, type SeqIndent } from './seq-indent';
@@ -85,5 +86,16 @@ export function rewriteDocument(contents: Node, doc: Document, previous: Previou
   const merged = mergeLines(base.split('\n'), original.split('\n'), fresh.split('\n'))?.join('\n');
   const text = merged !== undefined && renderText(merged, style) === fresh ? merged : fresh;
   // A file that ends without a newline keeps ending so.
-  return original.endsWith('\n') ? text : text.replace(/\n$/, '');
+  return original.endsWith('\n') ? text : withoutFinalBreak(text, version);
+}
+
+/**
+ * The text without its final line break, unless that changes what it reads as: the last line of a
+ * `|` or `>` scalar keeps its line break only where there is one (YAML 1.2 §8.1.1.2), and only an
+ * indented line can be one.
+ */
+function withoutFinalBreak(text: string, version: YamlVersion): string {
+  const stripped = text.replace(/\n$/, '');
+  if (stripped.charCodeAt(stripped.lastIndexOf('\n') + 1) !== 32) return stripped;
+  return isDeepStrictEqual(readDocument(stripped, version).toJS(), readDocument(text, version).toJS()) ? stripped : text;
 }

@@ -42,8 +42,6 @@ export interface LineRange {
   readonly cut?: { readonly start: number; readonly end: number };
   /** The lines were checked before (white space, markers): they need no second look. */
   readonly checked?: boolean;
-  /** The last line counts as ended by a line break even without one (an item's text has one). */
-  readonly finalBreak?: boolean;
 }
 
 const NO_CUT = { start: -1, end: -1 };
@@ -57,7 +55,6 @@ export class LineCursor {
   private readonly dedent: number;
   private readonly cut: { readonly start: number; readonly end: number };
   private readonly checked: boolean;
-  private readonly finalBreak: boolean;
 
   constructor(range: LineRange) {
     this.text = range.text;
@@ -65,7 +62,6 @@ export class LineCursor {
     this.dedent = range.dedent;
     this.cut = range.cut ?? NO_CUT;
     this.checked = range.checked ?? false;
-    this.finalBreak = range.finalBreak ?? false;
     this.next = range.start;
     this.line = this.read(0);
   }
@@ -102,6 +98,6 @@ export class LineCursor {
     while (raw.charCodeAt(indent) === 32) indent += 1;
     const content = indent === 0 ? raw : raw.slice(indent);
     const kind = content === '' ? BLANK : content.charCodeAt(0) === 35 ? COMMENT : CONTENT;
-    return { indent, content, raw, kind, broken: broken || this.finalBreak };
+    return { indent, content, raw, kind, broken };
   }
 }

@@ -200,5 +200,5 @@ function sharedBuild(): { doc: Document; build: NodeBuild } {
  */
 export function buildItemTree(text: string, start: number, end: number, dedent: number, read = false): BuiltTree | undefined {
   shared ??= sharedBuild();
-  return buildTree(shared.doc, { text, start, end, dedent, checked: read, finalBreak: true }, shared.build);
+  return buildTree(shared.doc, { text, start, end, dedent, checked: read }, shared.build);
 }

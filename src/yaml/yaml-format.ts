@@ -9,6 +9,7 @@ import {
   isAlias,
   isCollection,
   isMap,
+  isPair,
   isScalar,
   isSeq,
   LineCounter,
@@ -153,6 +154,7 @@ export function parseYaml(
   // Only 1.1 documents need their own tags; the others share the default schema, which is cheaper.
   const oneOne = version === '1.1' || text.includes('%YAML');
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter, ...(version ? { version } : {}), ...(oneOne ? { customTags: plainNewCollections } : {}) });
+  chompAtEnd(doc.contents, text);
   const hasAliases = attachSameLineComments(doc, releaseTokens);
   return { doc, hasAliases };
 }
@@ -191,6 +193,27 @@ export function takenFromUpstream<T extends Node>(node: T): T {
     pair() {},
   });
   return copy;
+}
+
+/**
+ * A block scalar (`|`, `>`, with clip or keep chomping) whose last line ends the text without a
+ * line break: YAML 1.2 keeps a last line break only where there is one (§8.1.1.2), and go-yaml (so
+ * kpt), PyYAML and this layer's reader read `license: |` then `LICENSE` at the end of a file as
+ * "LICENSE"; `yaml` 2.9.1 adds the break ("LICENSE\n"). Such a scalar is the last node of the text
+ * (nothing, not even a comment, follows it); its break is taken off here.
+ */
+export function chompAtEnd(contents: unknown, text: string): void {
+  // The last line, without a line break after it, holds content (not only spaces).
+  if (text.slice(text.lastIndexOf('\n') + 1).trim() === '') return;
+  let node = contents;
+  while (isCollection(node) && node.items.length > 0) {
+    const last = node.items[node.items.length - 1];
+    node = isPair(last) ? last.value : last;
+  }
+  if (!isScalar(node) || (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') || node.range?.[1] !== text.length) return;
+  if (typeof node.value !== 'string' || !node.value.endsWith('\n')) return;
+  node.value = node.value.slice(0, -1);
+  if (node.source?.endsWith('\n')) node.source = node.source.slice(0, -1);
 }
 
 type SourceToken = { type: string };

@@ -98,31 +98,52 @@ function withLineEnding(text: string, eol: string): string {
   return eol === '\n' ? text : text.replace(/\r?\n/g, eol);
 }
 
+const NOTHING_BEFORE: ReadonlyMap<number, readonly string[]> = new Map();
+
 /**
- * The file with its documents' fates applied and `appended` documents (texts with `\n`) added after
- * the last one; undefined when no document is left. Rewritten documents keep the line ending they
- * had, new ones take the file's.
+ * The file with its documents' fates applied, `appended` documents (texts with `\n`) added after the
+ * last one and `before` ones (by the index of the document they go before) in their places;
+ * undefined when no document is left. Rewritten documents keep the line ending they had, new ones
+ * take the file's. A document that opened the file without a marker gets one when others now come
+ * first; one whose directives follow a new document, the end marker `...` before them.
  */
-export function joinYamlStream(text: string, documents: readonly StreamDocument[], fates: ReadonlyMap<StreamDocument, DocumentFate>, appended: readonly string[]): string | undefined {
+export function joinYamlStream(
+  text: string,
+  documents: readonly StreamDocument[],
+  fates: ReadonlyMap<StreamDocument, DocumentFate>,
+  appended: readonly string[],
+  before: ReadonlyMap<number, readonly string[]> = NOTHING_BEFORE,
+): string | undefined {
   const fileEol = lineEndingOf(text);
   let out = '';
   let at = 0;
   let kept = 0;
-  for (const doc of documents) {
-    const fate = fates.get(doc);
-    out += text.slice(at, doc.headerStart);
-    if (fate !== null) {
-      out += fate === undefined ? text.slice(doc.headerStart, doc.end) : text.slice(doc.headerStart, doc.start) + withLineEnding(fate, doc.text.includes('\n') ? lineEndingOf(doc.text) : fileEol);
-      kept += 1;
-    }
-    at = doc.end;
-  }
-  if (kept === 0 && appended.length === 0) return undefined;
-  for (const added of appended) {
+  const add = (added: string) => {
     if (out !== '' && !out.endsWith('\n')) out += fileEol;
     if (kept > 0) out += `---${fileEol}`;
     out += withLineEnding(added, fileEol);
     kept += 1;
+  };
+  documents.forEach((doc, i) => {
+    const fate = fates.get(doc);
+    out += text.slice(at, doc.headerStart);
+    const inserted = before.get(i) ?? [];
+    inserted.forEach(add);
+    if (fate !== null) {
+      const header = text.slice(doc.headerStart, doc.start);
+      if (kept > 0 && header === '') out += `---${fileEol}`;
+      else if (inserted.length > 0 && header.startsWith('%')) out += `...${fileEol}`;
+      out += fate === undefined ? text.slice(doc.headerStart, doc.end) : header + withLineEnding(fate, doc.text.includes('\n') ? lineEndingOf(doc.text) : fileEol);
+      kept += 1;
+    }
+    at = doc.end;
+  });
+  if (kept === 0 && appended.length === 0) return undefined;
+  // A file of no document (comments only) keeps its text before what is added.
+  if (documents.length === 0) {
+    out = text;
+    at = text.length;
   }
+  appended.forEach(add);
   return out + text.slice(at);
 }

@@ -9,7 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { isMap, parse, parseAllDocuments, stringify } from 'yaml';
 import { updateFromDirectories } from '../../src/update/update';
 import { normalise } from '../conformance/merge3-cases';
-import { runPackages } from '../conformance/kpt-packages';
+import { inFileOrder, runPackages } from '../conformance/kpt-packages';
 import { loadPackageFixtures, writeFixtureTree, type Tree } from '../differential/package-fixtures';
 import { resourceList, runFunction } from '../helpers';
 
@@ -86,7 +86,7 @@ const resourcesOf = (t: Tree): Tree => ({ files: Object.fromEntries(Object.entri
 
 const byPath = (docs: Record<string, any>[]) => {
   const out = new Map<string, Record<string, unknown>[]>();
-  for (const doc of docs) {
+  for (const doc of inFileOrder(docs)) {
     const path = doc.metadata.annotations['internal.config.kubernetes.io/path'] as string;
     delete doc.metadata.annotations['internal.config.kubernetes.io/path'];
     delete doc.metadata.annotations['internal.config.kubernetes.io/index'];

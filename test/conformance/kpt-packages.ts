@@ -43,6 +43,12 @@ export function packageResourceList(cases: Merge3Case[], strategy: string | unde
   return list.toString({ lineWidth: 0 });
 }
 
+/** Items in the order kpt writes each file's resources: by their index annotation, list order among equals. */
+export function inFileOrder<T>(items: readonly T[]): T[] {
+  const index = (item: T) => Number((item as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.['internal.config.kubernetes.io/index'] ?? 0);
+  return items.map((item, order) => ({ item, order })).sort((a, b) => index(a.item) - index(b.item) || a.order - b.order).map(({ item }) => item);
+}
+
 export function runPackages(): PackageRun[] {
   const byExperiment = new Map<string, Merge3Case[]>();
   for (const c of loadCases((x) => x.harness === 'kpt-cli-update')) {
@@ -51,7 +57,7 @@ export function runPackages(): PackageRun[] {
   }
   return [...byExperiment].map(([experiment, cases]) => {
     const outcome = runFunction(packageResourceList(cases, cases[0]?.options?.strategy));
-    const items = ((parse(outcome.output) as { items?: Record<string, unknown>[] }).items ?? []);
+    const items = inFileOrder((parse(outcome.output) as { items?: Record<string, unknown>[] }).items ?? []);
     const files = new Map<string, Record<string, unknown>[]>();
     for (const item of items) {
       const path = (item as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '';

@@ -4,7 +4,7 @@
  * repositories are rebuilt (same commits) and `package-variant update pkg@v2` runs in git mode on
  * the package kpt started from. The result must equal kpt's, file by file, Kptfile upstream and lock
  * included; where it does not, the difference must be a row of the README's deviation table and our
- * result the documented one there.
+ * result the documented one there. A fixture's `layout` files must be kpt's text, kpt's bookkeeping aside.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { readDiskTree } from '../../src/disk/disk-tree';
 import { UpdateError, updateFromGit } from '../../src/update/git-update';
 import { readmeDeviations } from './deviations';
-import { compareTrees, type FileDifference } from './package-compare';
+import { compareTrees, withoutBookkeeping, type FileDifference } from './package-compare';
 import { attributePackageDifference, attributeRefusal, type PackageClaim } from './package-deviations';
 import { summaryLines, type Verdict } from './verdicts';
-import { buildRepositories, gitEnvironment, loadPackageFixtures, writeFixtureTree, type PackageFixture, type Tree } from './package-fixtures';
+import { buildRepositories, bytesOf, gitEnvironment, loadPackageFixtures, writeFixtureTree, type PackageFixture, type Tree } from './package-fixtures';
 
 // Each case runs git mode on real repositories: seconds each on a busy 2-core machine.
 jest.setTimeout(60_000);
@@ -67,6 +67,10 @@ async function runCase(f: PackageFixture): Promise<Verdict> {
     const kpt: Tree = { files: f.kpt.files ?? {}, modes: f.kpt.modes ?? {}, ...(f.kpt.emptyDirs ? { emptyDirs: f.kpt.emptyDirs } : {}) };
     for (const difference of compareTrees(kpt, ours)) {
       judge(difference.path, attributePackageDifference(f, kpt, ours, difference), () => describeDifference(difference, kpt, ours));
+    }
+    for (const path of f.layout ?? []) {
+      const [k, o] = [kpt.files[path], ours.files[path]].map((content) => content && withoutBookkeeping(bytesOf(content).toString('utf8')));
+      if (k !== o) problems.push(`${path}: not kpt's text (kpt's bookkeeping aside)\n    kpt:\n${show(k)}\n    ours:\n${show(o)}`);
     }
     return { outcome: problems.length ? 'failed' : deviations.size ? 'deviations' : 'equal', deviations, problems };
   } finally {

@@ -47,3 +47,15 @@ export function compareTrees(kpt: Tree, ours: Tree): FileDifference[] {
   for (const dir of [...ourDirs].filter((d) => !kptDirs.has(d))) differences.push({ path: dir, kind: 'empty-dir-only-ours' });
   return differences;
 }
+
+/**
+ * A YAML file's text without what kpt writes on every resource and we write only where it was (a
+ * `# kpt-merge` comment on `metadata`, an identifier annotation, an `annotations:` left empty): its
+ * layout, comments and data otherwise, for files whose text must be kpt's.
+ */
+export function withoutBookkeeping(text: string): string {
+  return text
+    .replace(/^( *metadata:) +# kpt-merge: \S*$/gm, '$1')
+    .replace(/^ *internal\.kpt\.dev\/upstream-identifier: .*\n/gm, '')
+    .replace(/^( *)annotations:\n(?!\1 )/gm, '');
+}

@@ -30,6 +30,8 @@ export interface PackageFixture {
   family: string;
   strategy: 'resource-merge' | 'fast-forward' | 'force-delete-replace';
   ops: string[];
+  /** YAML files whose text ours must have as kpt's, but for kpt's bookkeeping (package-compare.ts withoutBookkeeping). */
+  layout?: string[];
   origin: Tree;
   upstream: Tree;
   /** The package as kpt saw it before the update: what package-variant updates too. */

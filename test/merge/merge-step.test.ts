@@ -183,3 +183,52 @@ describe('strategies and the Kptfile', () => {
     expect(items.filter((i) => i.kind === 'ConfigMap').map((i) => [i.metadata.name, i.data.k])).toEqual([['a', 'v2']]);
   });
 });
+
+describe('issue 27, in the ResourceList a caller sends', () => {
+  /** A resource at a place of a file: path, index and merge-source annotations. */
+  const at = (yaml: string, source: 'original' | 'updated' | undefined, path: string, index: number) =>
+    tagged(yaml, source, path).replace('    internal.config.kubernetes.io/path', `    internal.config.kubernetes.io/index: '${index}'\n    internal.config.kubernetes.io/path`);
+  const setters = (license: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\ndata:\n  other: x\n  license: ${license}`;
+
+  it.each([
+    ['read item by item', ''],
+    ['read whole (an anchor the item reader leaves to the parser)', "  x: &x 1\n"],
+  ])('a `|` literal that ends the list without a line break has none (YAML 1.2): local left it as origin had it, %s', (_how, anchor) => {
+    const origin = at(setters('LICENSE\n').replace('  other: x\n', `  other: x\n${anchor}`), 'original', 'setters.yaml', 0);
+    const upstream = at(setters('NEWLICENSE\n'), 'updated', 'setters.yaml', 0);
+    const local = at(setters('|\n    LICENSE'), undefined, 'setters.yaml', 0);
+    const { items, results } = run(resourceList([origin, upstream, local]).trimEnd());
+    expect(results.filter((r) => r.severity !== 'info')).toEqual([]);
+    expect(items[0].data.license).toBe('NEWLICENSE');
+  });
+
+  it('a resource upstream adds above the first of a file takes the top index; the others follow', () => {
+    const cm1 = (name: string) => cm(name, 'v');
+    const { items } = run(resourceList([at(cm1('one'), undefined, 'a.yaml', 0), at(cm1('one'), 'original', 'a.yaml', 0), at(cm1('top'), 'updated', 'a.yaml', 0), at(cm1('one'), 'updated', 'a.yaml', 1)]));
+    expect(items.map((i) => [i.metadata.name, i.metadata.annotations['internal.config.kubernetes.io/index']])).toEqual([
+      ['one', '1'],
+      ['top', '0'],
+    ]);
+  });
+
+  it('after a directory rename, a resource declared in two files moves with each file, keeping its kpt-merge comment', () => {
+    const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n';
+    const fetched = crd.replace('metadata:\n', 'metadata: # kpt-merge: /widgets.example.com\n');
+    const items = [
+      ...['core.yaml', 'crds.yaml'].map((file) => at(fetched, undefined, `manifests/${file}`, 0)),
+      ...['core.yaml', 'crds.yaml'].map((file) => at(crd, 'original', `manifests/${file}`, 0)),
+      ...['core.yaml', 'crds.yaml'].map((file) => at(crd, 'updated', `deploy/${file}`, 0)),
+    ];
+    const { output, messages } = run(resourceList(items));
+    expect(messages.at(-1)).toMatch(/2 merged, 0 added, 0 deleted/);
+    expect(output.match(/metadata: # kpt-merge: \/widgets.example.com\n/g)).toHaveLength(2);
+    expect(output.match(/internal.config.kubernetes.io\/path: deploy\/c\w+\.yaml/g)).toHaveLength(2);
+  });
+
+  it('force-delete-replace keeps the identifier annotation kpt pkg get wrote on a resource upstream still has', () => {
+    const fetched = "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /b\n  name: b\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|b'\ndata:\n  k: mine\n";
+    const { items } = merge({ origin: [cm('b', 'v')], upstream: [cm('b', 'v2')], local: [fetched] }, options('  strategy: force-delete-replace\n'));
+    expect(items[0].data.k).toBe('v2');
+    expect(items[0].metadata.annotations['internal.kpt.dev/upstream-identifier']).toBe('|ConfigMap|default|b');
+  });
+});

@@ -89,6 +89,35 @@ describe('non-KRM files by kpt rule', () => {
     expect(text(out, 'extra/kustomization.yaml')).toBe(kustomization('c.yaml'));
   });
 
+  // Issue 27: a kustomize JSON6902 patch is a YAML list; `kpt pkg get` writes it through kpt's YAML
+  // writer (a final newline, `-   op` as `- op`, one space before a comment, no blank lines, `[1,2]` as
+  // `[1, 2]`), which is no local change.
+  const PATCH = (gw: string) => `-   op: replace\n    path: /data   # the whole map\n\n    value: {gw: "${gw}", ports: [1,2]}`;
+  const FETCHED_PATCH = (gw: string) => `- op: replace\n  path: /data # the whole map\n  value: {gw: "${gw}", ports: [1, 2]}\n`;
+
+  it('a YAML list as `kpt pkg get` wrote it is unchanged locally: upstream\'s deletion and change arrive', () => {
+    const deleted = ok(update({ 'patch.yaml': PATCH('example/gw') }, {}, { 'patch.yaml': FETCHED_PATCH('example/gw') }));
+    expect(deleted.files.has('patch.yaml')).toBe(false);
+    const changed = ok(update({ 'patch.yaml': PATCH('example/gw') }, { 'patch.yaml': PATCH('example/gw2') }, { 'patch.yaml': FETCHED_PATCH('example/gw') }));
+    expect(text(changed, 'patch.yaml')).toBe(PATCH('example/gw2'));
+  });
+
+  it('a YAML list as `kpt pkg get` wrote it stays so where upstream left it; a real local change stays', () => {
+    const kept = ok(update({ 'patch.yaml': PATCH('example/gw') }, { 'patch.yaml': PATCH('example/gw') }, { 'patch.yaml': FETCHED_PATCH('example/gw') }));
+    expect(text(kept, 'patch.yaml')).toBe(FETCHED_PATCH('example/gw'));
+    const edited = ok(update({ 'patch.yaml': PATCH('example/gw') }, {}, { 'patch.yaml': FETCHED_PATCH('mine/gw') }));
+    expect(text(edited, 'patch.yaml')).toBe(FETCHED_PATCH('mine/gw'));
+    const comment = ok(update({ 'patch.yaml': PATCH('example/gw') }, {}, { 'patch.yaml': FETCHED_PATCH('example/gw').replace('# the whole map', '# mine') }));
+    expect(comment.files.has('patch.yaml')).toBe(true);
+  });
+
+  it('a YAML file of comments only follows the same rule: upstream\'s change, deletion and new file arrive', () => {
+    const out = ok(update({ 'notes.yaml': '# v1\n', 'gone.yaml': '# gone\n' }, { 'notes.yaml': '# v2\n', 'new.yaml': '# new\n' }, { 'notes.yaml': '# v1\n', 'gone.yaml': '# gone\n' }));
+    expect(text(out, 'notes.yaml')).toBe('# v2\n');
+    expect(text(out, 'new.yaml')).toBe('# new\n');
+    expect(out.files.has('gone.yaml')).toBe(false);
+  });
+
   it('force-delete-replace: local non-KRM files give way to upstream', () => {
     const out = ok(update({ 'a.md': 'v1\n' }, { 'a.md': 'v2\n', 'new.md': 'n' }, { 'a.md': 'mine\n', 'local.md': 'l' }, 'force-delete-replace'));
     expect(text(out, 'a.md')).toBe('v2\n');

@@ -5,21 +5,27 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { Document, parseDocument, visit, type ToStringOptions } from 'yaml';
 import { splitItems } from '../../src/krm/item-chunks';
 import { BEYOND_LINE_SCAN } from '../../src/yaml/line-scan';
 import { readSimpleBlockMap, readSimpleBlockRange, readSimpleBlockWithout } from '../../src/yaml/data-reader';
-import { PARSE_OPTIONS } from '../../src/yaml/yaml-format';
+import { chompAtEnd, PARSE_OPTIONS } from '../../src/yaml/yaml-format';
 import { corpusFiles, REPO_ROOT, SHARED } from '../helpers';
 import { damagedDocument } from './damaged-documents';
 import { listOf } from './yaml-uses';
 
 const SEED = 20261122;
 
-/** What `yaml` reads: the data, or 'error' when the text is not valid YAML to it. */
+/**
+ * What `yaml` reads, held to the spec where it departs from it: a block scalar that ends the text
+ * without a line break has none (`chompAtEnd`; `yaml` 2.9.1 adds one, pinned below). The data, or
+ * 'error' when the text is not valid YAML to it.
+ */
 function yamlRead(text: string): unknown {
   const doc = parseDocument(text, PARSE_OPTIONS);
+  chompAtEnd(doc.contents, text);
   return doc.errors.length > 0 ? 'error' : doc.toJS();
 }
 
@@ -65,6 +71,35 @@ describe('reading simple block YAML', () => {
   ])('reads %s', (_name, text, expected) => {
     expect(readSimpleBlockMap(text)).toEqual(expected);
     expect(yamlRead(text)).toEqual(expected);
+  });
+
+  // YAML 1.2 §8.1.1.2: clip and keep chomping keep the last line break, where there is one. As
+  // go-yaml (so kpt) and PyYAML read them; `yaml` 2.9.1 adds a line break at the end of the text.
+  it.each([
+    ['a literal that ends the text', 'data:\n  license: |\n    LICENSE', { data: { license: 'LICENSE' } }, { data: { license: 'LICENSE\n' } }],
+    ['the same with a final line break', 'data:\n  license: |\n    LICENSE\n', { data: { license: 'LICENSE\n' } }, undefined],
+    ['lines and a blank line, kept chomping', 'a: |+\n  x\n\n  y', { a: 'x\n\ny' }, { a: 'x\n\ny\n' }],
+    ['a folded scalar', 'a: >\n  x\n  y', { a: 'x y' }, { a: 'x y\n' }],
+    ['a literal in a list', 'a:\n- |\n  x', { a: ['x'] }, { a: ['x\n'] }],
+    ['only spaces on the last line, after a line break', 'a: |+\n  x\n  ', { a: 'x\n' }, undefined],
+    ['a comment after it', 'a: |\n  x\n# c', { a: 'x\n' }, undefined],
+  ])('reads a block scalar at the end of the text as YAML 1.2 does: %s', (_name, text, expected, yaml291) => {
+    expect(yamlRead(text)).toEqual(expected);
+    if (readSimpleBlockMap(text) !== undefined) expect(readSimpleBlockMap(text)).toEqual(expected);
+    expect(parseDocument(text, PARSE_OPTIONS).toJS()).toEqual(yaml291 ?? expected);
+  });
+
+  it('reads every accepted corpus document without its final line break as yaml, held to the spec, reads it', () => {
+    // Those where yaml 2.9.1 reads otherwise: the documents that end with a literal.
+    let departures = 0;
+    for (const text of corpusDocuments) {
+      const cut = text.replace(/\n+$/, '');
+      const data = readSimpleBlockMap(cut);
+      if (data === undefined) continue;
+      expect({ cut, data }).toEqual({ cut, data: yamlRead(cut) });
+      if (!isDeepStrictEqual(data, parseDocument(cut, PARSE_OPTIONS).toJS())) departures += 1;
+    }
+    expect(departures).toBeGreaterThan(0);
   });
 
   // What every use of the reader leaves to the parser is in block-reader.test.ts.

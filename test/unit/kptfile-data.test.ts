@@ -17,3 +17,8 @@ it('reads a plain null, ~ and nothing as none', () => {
 it('throws the first YAML error', () => {
   expect(() => kptfileData('a: [1\n')).toThrow();
 });
+
+it('reads a block scalar at the end of a Kptfile without a final line break as YAML 1.2 does: without one', () => {
+  expect(readUpstreamInfo(kptfile('    repo: r\n    directory: /d\n    commit: c\n    ref: |\n      v1'), 'Kptfile').lock?.ref).toBe('v1');
+  expect(readUpstreamInfo(kptfile('    repo: r\n    directory: /d\n    commit: c\n    ref: |\n      v1\n'), 'Kptfile').lock?.ref).toBe('v1\n');
+});

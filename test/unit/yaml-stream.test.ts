@@ -35,6 +35,21 @@ describe('a YAML file as documents with the text around them', () => {
     expect(joinYamlStream('a: 1', splitYamlStream('a: 1'), new Map(), ['c: 3\n'])).toBe('a: 1\n---\nc: 3\n');
   });
 
+  it('new documents go before the document given: a first document without a marker gets one, directives the end marker before them', () => {
+    const text = '# licence\na: 1\n---\nb: 2\n';
+    const split = splitYamlStream(text);
+    // The licence is the first document's own (its first key's comment), and goes with it.
+    expect(joinYamlStream(text, split, new Map(), [], new Map([[0, ['top: 0\n']]]))).toBe('top: 0\n---\n# licence\na: 1\n---\nb: 2\n');
+    expect(joinYamlStream(text, split, new Map(), [], new Map([[1, ['mid: 0\n', 'mid: 1\n']]]))).toBe('# licence\na: 1\n---\nmid: 0\n---\nmid: 1\n---\nb: 2\n');
+    expect(joinYamlStream(text, split, fates(split, { 0: null }), [], new Map([[0, ['top: 0\n']]]))).toBe('top: 0\n---\nb: 2\n');
+    const directive = '%YAML 1.1\n---\nc: 0755\n';
+    expect(joinYamlStream(directive, splitYamlStream(directive), new Map(), [], new Map([[0, ['top: 0\n']]]))).toBe('top: 0\n...\n%YAML 1.1\n---\nc: 0755\n');
+  });
+
+  it('new documents follow the comments of a file that holds none', () => {
+    expect(joinYamlStream('# notes\n', [], new Map(), ['a: 1\n'])).toBe('# notes\na: 1\n');
+  });
+
   it('nothing left is no file', () => {
     const text = 'a: 1\n';
     const split = splitYamlStream(text);

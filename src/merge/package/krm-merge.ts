@@ -21,11 +21,12 @@ import { findSeqIndent } from '../../yaml/seq-indent';
 import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
 import { firstInvalidByte } from '../../yaml/utf8';
 import { readDocument } from '../../yaml/tree-builder';
-import { joinYamlStream, type DocumentFate } from '../../yaml/yaml-stream';
 import { mergeUpstream, type MergeContext, type MergeReport } from '..';
 import { identityKeys, identityKeysOf, inScope } from '../resources/identity';
 import { MERGE_SOURCE } from '../resources/sources';
 import { krmFiles, type KrmFiles, type PackageDocument } from '../../package/krm-files';
+import { mergeDocumentComments } from './document-comments';
+import { fileTexts } from './file-texts';
 import { isWithin, packageDirsOf, scopeOf } from '../../package/scopes';
 import type { PackageTree } from '../../package/tree';
 
@@ -226,21 +227,22 @@ const placeOf = (doc: PackageDocument) => `${doc.index}:${doc.path}`;
  * added). The one place the update renders a resource. Edits the node in place: nothing reads it
  * after it is written.
  */
-function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstreamText?: () => string | undefined): string {
+function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstream?: KrmResource, layout?: KrmResource): string {
   const node = resource.node;
   const annotations = node.getIn(['metadata', 'annotations'], true);
   const metadata = node.get('metadata', true);
-  const source = sources.get(resource.doc);
-  // New blocks in a document without sequences (a Kptfile's first pipeline) follow upstream's
-  // indentation; its identity is read before the path annotation goes.
-  const fallback = source && findSeqIndent(source.doc.text) === undefined ? findSeqIndent(upstreamText?.() ?? '') : undefined;
+  const own = sources.get(resource.doc);
+  // A resource laid out as upstream's document (a moved file) is written in that document's layout.
+  const source = (layout && sources.get(layout.doc)) ?? own;
+  // New blocks in a document without sequences (a Kptfile's first pipeline) follow upstream's indentation.
+  const fallback = source && findSeqIndent(source.doc.text) === undefined ? findSeqIndent((upstream && sources.get(upstream.doc)?.doc.text) ?? '') : undefined;
   if (isMap(annotations)) {
     for (const key of OUR_ANNOTATIONS) annotations.delete(key);
     if (annotations.items.length === 0 && !hadEmptyAnnotations && isMap(metadata)) metadata.delete('annotations');
   }
   // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
-  if (source && !source.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
-  const rendered = source && renderedAsParsed(resource.doc, source);
+  if (own && !own.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
+  const rendered = source && renderedAsParsed(source === own ? resource.doc : layout!.doc, source);
   return rewriteDocument(
     node,
     resource.doc,
@@ -322,6 +324,30 @@ function filesWithTwins(files: KrmFiles, scan: (doc: PackageDocument) => ScanOut
   return twins;
 }
 
+/**
+ * The files upstream's version holds a resource in that origin's did not (added, or moved there):
+ * such a resource is placed among the file's local documents, so each of them must be seen. A
+ * document the line scan cannot read counts as new.
+ */
+function gainingFiles(origin: KrmFiles, upstream: KrmFiles, scan: (doc: PackageDocument) => ScanOutcome): Set<string> {
+  const keysAt = new Map<string, Set<string>>();
+  for (const doc of origin.documents) {
+    const scanned = scan(doc);
+    if (!scanned?.krm) continue;
+    const keys = keysAt.get(doc.path) ?? new Set<string>();
+    for (const key of identityKeysOf({ ...scanned, path: doc.path })) keys.add(key);
+    keysAt.set(doc.path, keys);
+  }
+  const gaining = new Set<string>();
+  for (const doc of upstream.documents) {
+    if (gaining.has(doc.path) || origin.files.get(doc.path) === upstream.files.get(doc.path)) continue;
+    const scanned = scan(doc);
+    const keys = scanned?.krm ? identityKeysOf({ ...scanned, path: doc.path }) : undefined;
+    if (!keys || !keys.some((key) => keysAt.get(doc.path)?.has(key))) gaining.add(doc.path);
+  }
+  return gaining;
+}
+
 /** Packages deleted upstream are decided whole: each of their local resources must be seen. */
 function deletedUpstream(origin: KrmFiles, upstream: KrmFiles, local: KrmFiles): Set<string> {
   const dirs = (files: KrmFiles) => packageDirsOf(files.files.keys());
@@ -349,9 +375,9 @@ function holdsNonMap(documents: readonly PackageDocument[], scan: (doc: PackageD
 }
 
 /**
- * The YAML files that hold a document that is not a map in some version: they follow the non-KRM
- * rule whole. A text a version shares with an earlier one is not read again. Texts are compared,
- * not looked up: hashing whole files costs more.
+ * The YAML files that hold a document that is not a map in some version, or no document in any (only
+ * comments): they follow the non-KRM rule whole. A text a version shares with an earlier one is not
+ * read again. Texts are compared, not looked up: hashing whole files costs more.
  */
 function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocument) => ScanOutcome): Set<string> {
   const plain = new Set<string>();
@@ -366,7 +392,7 @@ function plainYamlFiles(versions: readonly KrmFiles[], scan: (doc: PackageDocume
       read.push(text);
       return holdsNonMap(documents[i]!.get(path) ?? [], scan);
     });
-    if (isPlain) plain.add(path);
+    if (isPlain || documents.every((byPath) => !byPath.has(path))) plain.add(path);
   }
   return plain;
 }
@@ -397,10 +423,9 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const kinds = new Set(sides.flatMap((side) => side.read((doc) => !leaveOut || side.changed(doc))).map((t) => `${t.parsed.resource.group}/${t.parsed.resource.kind}`));
     const read = sides.map((side) => side.read((doc) => !leaveOut || side.changed(doc) || twins(side).has(doc.path) || neededSchema(doc, kinds)));
     const taggedSides = read.flat();
-    // Upstream's text of a resource, by identity: the indentation its new blocks take.
-    const upstreamDocs = new Map(read[1]!.flatMap((t) => t.keys.map((key) => [key, t.parsed.resource.doc] as const)));
     const wanted = new Set(taggedSides.flatMap((t) => t.keys));
     const whole = deletedUpstream(origin, upstream, local);
+    const gaining = gainingFiles(origin, upstream, scan);
 
     // Each local document: parsed when it may take part in the merge, else kept as text.
     const parsedLocal = new Map<PackageDocument, ParsedDocument>();
@@ -414,6 +439,7 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
         !scanned ||
         holdsKptfile(doc.text) ||
         localTwins.has(doc.path) ||
+        gaining.has(doc.path) ||
         neededSchema(doc, kinds) ||
         [...whole].some((dir) => isWithin(scope, dir)) ||
         inScope(scope, identityKeysOf({ ...scanned, path: doc.path })).some((k) => wanted.has(k));
@@ -426,18 +452,45 @@ export function mergeResources(versions: KrmVersions, options: KrmMergeOptions, 
     const list = new ResourceList('config.kubernetes.io/v1', [...mergeSources.local, ...mergeSources.origin, ...mergeSources.upstream], undefined);
     const report = mergeUpstream(list, optionsConfig(options), { ...context, sources: mergeSources });
     if (hasError(list.results) || !report) return { results: list.results, files: new Map() };
-    const upstreamText = (resource: KrmResource) => () => {
-      const key = inScope(scopeOf(resource.path ?? '', localDirs), identityKeys(resource)).find((k) => upstreamDocs.has(k));
-      return key === undefined ? undefined : sources.get(upstreamDocs.get(key)!)?.doc.text;
+    const { counterparts } = report;
+    mergeDocumentComments(list.items, counterparts);
+    // One result per file that is not UTF-8, however many of its documents are rewritten or copied.
+    const problems = new Map<string, Result>();
+    const refuse = (path: string, text: string) => {
+      const invalid = notUtf8(path, text);
+      if (invalid) problems.set(path, invalid);
     };
-    const { files, problems, movedFrom } = writeBack(local, upstream, parsedLocal, list.items, upstreamText);
-    if (problems.length > 0) return { results: [...list.results, ...problems], files: new Map() };
+    const hadEmptyAnnotations = new Map([...parsedLocal.values()].map((p) => [p.resource, p.hadEmptyAnnotations]));
+    const render = (resource: KrmResource, layout?: KrmResource) => {
+      const source = sources.get(resource.doc)?.doc;
+      if (source) refuse(source.path, source.text);
+      return diskText(resource, hadEmptyAnnotations.get(resource) ?? false, counterparts.get(resource)?.upstream, layout);
+    };
+    const plain = (files: KrmFiles) => withoutPaths(files, plainYaml);
+    const { files, movedFrom } = fileTexts({
+      local: plain(local),
+      origin: plain(origin),
+      upstream: plain(upstream),
+      parsedLocal: new Map([...parsedLocal].map(([doc, parsed]) => [doc, parsed.resource])),
+      items: list.items,
+      counterparts,
+      documentOf: (parse) => sources.get(parse)?.doc,
+      render,
+      rewrites: refuse,
+    });
+    if (problems.size > 0) return { results: [...list.results, ...problems.values()], files: new Map() };
     return { results: list.results, report, files, movedFrom };
   } catch (error) {
     if (error instanceof ParseError) return { results: [{ severity: 'error', message: error.message }], files: new Map() };
     if (error instanceof FunctionError) return { results: error.results, files: new Map() };
     throw error;
   }
+}
+
+/** The files and documents of a version, but for `paths`. */
+function withoutPaths(files: KrmFiles, paths: ReadonlySet<string>): KrmFiles {
+  if (paths.size === 0) return files;
+  return { files: new Map([...files.files].filter(([path]) => !paths.has(path))), documents: files.documents.filter((doc) => !paths.has(doc.path)) };
 }
 
 function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
@@ -460,83 +513,4 @@ function notUtf8(path: string, text: string): Result | undefined {
   if (at === -1) return undefined;
   const line = text.slice(0, at).split('\n').length;
   return errorResult(`${path} is not valid UTF-8 (line ${line}) and the update would rewrite it; fix its encoding`, { file: { path } });
-}
-
-/**
- * The files whose resources changed, every other byte of them kept (the text between documents
- * too); null for a file left without documents. A file that now holds exactly upstream's
- * resources, all new to it (an added package, a file force-delete-replace replaced), is upstream's
- * file: its text between documents byte for byte, each document as diskText writes it (unchanged
- * unless a YAML 1.1 look-alike gets its quotes). `problems`: one per file that is not UTF-8 and
- * would be rewritten.
- */
-function writeBack(
-  local: KrmFiles,
-  upstream: KrmFiles,
-  parsedLocal: ReadonlyMap<PackageDocument, ParsedDocument>,
-  items: readonly KrmResource[],
-  upstreamText: (resource: KrmResource) => () => string | undefined,
-): { files: Map<string, string | null>; problems: Result[]; movedFrom: Map<string, string[]> } {
-  const kept = new Set(items);
-  const origins = new Map([...parsedLocal].map(([doc, parsed]) => [parsed.resource, { doc, parsed }]));
-  // Resources that are new to a file: added upstream, or moved there from another file.
-  const arriving = items.filter((item) => origins.get(item)?.doc.path !== item.path);
-  // One result per file, however many of its documents are rewritten or copied.
-  const problems = new Map<string, Result>();
-  const refuse = (path: string, text: string) => {
-    const invalid = notUtf8(path, text);
-    if (invalid) problems.set(path, invalid);
-  };
-  const text = (resource: KrmResource) => {
-    const source = sources.get(resource.doc)?.doc;
-    if (source) refuse(source.path, source.text);
-    return diskText(resource, origins.get(resource)?.parsed.hadEmptyAnnotations ?? false, upstreamText(resource));
-  };
-  const files = new Map<string, string | null>();
-  const documentsByPath = groupBy(local.documents, (d) => d.path);
-  const upstreamDocuments = groupBy(upstream.documents, (d) => d.path);
-  // Upstream's documents at `path`, each with the copy of it that arrives there, when those copies are all of them.
-  const copiedFile = (path: string, fresh: readonly KrmResource[]): Map<PackageDocument, KrmResource> | undefined => {
-    const documents = upstreamDocuments.get(path) ?? [];
-    if (fresh.length === 0 || documents.length !== fresh.length) return undefined;
-    const copies = new Map<PackageDocument, KrmResource>();
-    for (const resource of fresh) {
-      const doc = sources.get(resource.doc)?.doc;
-      if (!doc || !documents.includes(doc) || copies.has(doc)) return undefined;
-      copies.set(doc, resource);
-    }
-    return new Map(documents.map((doc) => [doc, copies.get(doc)!]));
-  };
-  const arrivingByPath = groupBy(arriving, (r) => r.path as string);
-  const movedFrom = new Map<string, string[]>();
-  for (const [path, resources] of arrivingByPath) {
-    const from = [...new Set(resources.flatMap((r) => origins.get(r)?.doc.path ?? []))];
-    if (from.length && !local.files.has(path)) movedFrom.set(path, from);
-  }
-  const paths = [...new Set([...local.files.keys(), ...arrivingByPath.keys()])];
-  for (const path of paths) {
-    const documents = documentsByPath.get(path) ?? [];
-    const fates = new Map<PackageDocument, DocumentFate>();
-    let keptLocal = false;
-    for (const doc of documents) {
-      const resource = parsedLocal.get(doc)?.resource;
-      const stays = resource !== undefined && kept.has(resource) && resource.path === path;
-      if (!resource || (stays && !resource.isChanged)) keptLocal = true;
-      else if (stays) {
-        fates.set(doc, text(resource));
-        keptLocal = true;
-      } else fates.set(doc, null);
-    }
-    const fresh = arrivingByPath.get(path) ?? [];
-    if (fates.size === 0 && fresh.length === 0) continue;
-    const before = local.files.get(path);
-    const copied = keptLocal ? undefined : copiedFile(path, fresh);
-    const after = copied
-      ? joinYamlStream(upstream.files.get(path)!, [...copied.keys()], new Map([...copied].map(([doc, resource]) => [doc, text(resource)])), [])
-      : joinYamlStream(before ?? '', documents, fates, fresh.map(text));
-    if (after === before) continue;
-    if (!copied && before !== undefined && after !== undefined) refuse(path, before);
-    files.set(path, after ?? null);
-  }
-  return { files, problems: [...problems.values()], movedFrom };
 }

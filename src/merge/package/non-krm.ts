@@ -12,6 +12,7 @@ import type { MergeStrategy } from '../../config/function-config';
 import type { PackageOutcome } from '../resources/packages';
 import { packageDirsOf, scopeOf } from '../../package/scopes';
 import { EXECUTABLE, sameFile, type PackageTree, type TreeFile } from '../../package/tree';
+import { fetchedAsWritten } from './fetched-yaml';
 
 /** The three versions with their package boundaries: every directory with a Kptfile in any of them. */
 export class FileVersions {
@@ -23,8 +24,17 @@ export class FileVersions {
     readonly upstream: PackageTree,
     /** Whether a path is a non-KRM file. */
     readonly isNonKrm: (path: string) => boolean,
+    /** Whether a non-KRM file is one of the YAML files kpt reads (and `kpt pkg get` writes). */
+    readonly isYaml: (path: string) => boolean = () => false,
   ) {
     this.bounds = new Set([...packageDirsOf(local.files.keys()), ...packageDirsOf(origin.files.keys()), ...packageDirsOf(upstream.files.keys())]);
+  }
+
+  /** Local's file holds origin's content: byte for byte, or, for a YAML file, as `kpt pkg get` wrote it (fetched-yaml.ts). */
+  localUnchanged(path: string): boolean {
+    const [local, origin] = [this.local.files.get(path), this.origin.files.get(path)];
+    if (!local || !origin || sameFile(local, origin)) return sameFile(local, origin);
+    return this.isYaml(path) && fetchedAsWritten(this.local.text(path)!, this.origin.text(path)!);
   }
 
   /** The package that holds a file. */
@@ -47,7 +57,7 @@ export function localFileChanges(v: FileVersions): Map<string, string[]> {
   const changes = new Map<string, string[]>();
   const paths = new Set([...nonKrmPaths(v.local, v.isNonKrm), ...nonKrmPaths(v.origin, v.isNonKrm)]);
   for (const path of [...paths].sort()) {
-    if (sameFile(v.local.files.get(path), v.origin.files.get(path))) continue;
+    if (v.localUnchanged(path)) continue;
     const scope = v.scopeOf(path);
     if (!changes.has(scope)) changes.set(scope, []);
     changes.get(scope)!.push(path);
@@ -98,13 +108,19 @@ export function nonKrmChanges(v: FileVersions, packages: ReadonlyMap<string, Pac
     const origin = v.origin.files.get(path);
     const upstream = v.upstream.files.get(path);
     switch (handling(path)) {
-      case 'three-way':
+      case 'three-way': {
         if (local) {
-          if (!origin || !sameFile(local, origin)) break;
-          if (!upstream) changes.remove.add(path);
-          else if (!sameFile(local, upstream) || mergedMode(local, origin, upstream) !== local.mode) changes.write.set(path, { bytes: upstream.bytes, mode: mergedMode(local, origin, upstream) });
+          if (!origin || !v.localUnchanged(path)) break;
+          if (!upstream) {
+            changes.remove.add(path);
+            break;
+          }
+          // Where upstream left origin's content, local's stays, as kpt's writer wrote it or not.
+          const content = sameFile(origin, upstream) ? local : upstream;
+          if (!sameFile(local, content) || mergedMode(local, origin, upstream) !== local.mode) changes.write.set(path, { bytes: content.bytes, mode: mergedMode(local, origin, upstream) });
         } else if (upstream && !origin) changes.write.set(path, upstream);
         break;
+      }
       case 'replace':
       case 'add':
         if (upstream) {

@@ -35,7 +35,7 @@ export function updateTree(localTree: PackageTree, originTree: PackageTree, upst
   if (hasError(left.results)) return { results: left.results };
   const { local, origin, upstream } = left;
   const krm = readKrmVersions(local, origin, upstream);
-  const versions = new FileVersions(local, origin, upstream, (path) => !isKrmFileName(path) || krm.plainYaml.has(path));
+  const versions = new FileVersions(local, origin, upstream, (path) => !isKrmFileName(path) || krm.plainYaml.has(path), (path) => krm.plainYaml.has(path));
   const fileChanges = localFileChanges(versions);
   const merged = mergeResources(krm, options, { fileChanges, ...(options.record ? { record: options.record } : {}) });
   if (hasError(merged.results) || !merged.report) return { results: [...left.results, ...merged.results] };

@@ -3,7 +3,8 @@
  * in two files). kpt tells resources apart by file path as well; we keep the path out of identity
  * (a moved resource is the same resource), except here: such copies are told apart by the path of
  * origin's copy, each copy of upstream and local joining the copy at its path. A copy at a path
- * origin does not have is the copy that moved, where only one is left to pair it with.
+ * origin does not have is the copy that moved: paired with the one copy left, or, where several
+ * moved (a directory upstream renamed), each with the copy left in a file of its own file name.
  */
 import type { KrmResource } from '../../krm/resource';
 import { errorResult, type Result } from '../../krm/results';
@@ -60,8 +61,29 @@ export function tuplesOf(group: IdentityGroup, problems: Result[], warnings: Res
       return !tuple;
     });
     const open = tuples.filter((t) => !t[side] && t.origin);
-    if (unmatched.length === 1 && open.length === 1) open[0]![side] = unmatched[0];
-    else for (const copy of unmatched) tuples.push({ [side]: copy });
+    for (const copy of pairMoved(side, unmatched, open)) tuples.push({ [side]: copy });
   }
   return tuples;
+}
+
+const fileName = (path: string | undefined) => path?.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * Pairs `side`'s copies at paths origin lacks with the tuples still open to that side: the one with
+ * the one, else each with the one of its file name where that name is the only one of its kind on
+ * both sides. Returns the copies left unpaired.
+ */
+function pairMoved(side: 'upstream' | 'local', unmatched: readonly KrmResource[], open: readonly ResourceTuple[]): KrmResource[] {
+  if (unmatched.length === 1 && open.length === 1) {
+    open[0]![side] = unmatched[0];
+    return [];
+  }
+  const ofName = <T>(items: readonly T[], path: (item: T) => string | undefined, name: string | undefined) => items.filter((item) => fileName(path(item)) === name);
+  return unmatched.filter((copy) => {
+    const name = fileName(copy.path);
+    const tuples = ofName(open, tuplePath, name);
+    if (tuples.length !== 1 || ofName(unmatched, (c) => c.path, name).length !== 1) return true;
+    tuples[0]![side] = copy;
+    return false;
+  });
 }

@@ -5,7 +5,9 @@ import type { MergeRun } from './merge-run';
 
 /**
  * Upstream's package replaces local's; the root Kptfile keeps the local package's own fields (name,
- * upstream, lock). A subpackage's Kptfile is replaced like its resources, as kpt copies it.
+ * upstream, lock). A resource both have becomes upstream's in local's node (MergeRun.replaceWithUpstream),
+ * so that a diff shows only what upstream changed; a subpackage's Kptfile is replaced like its
+ * resources, as kpt copies it.
  */
 export function forceDeleteReplace(tuples: readonly ResourceTuple[], run: MergeRun): void {
   for (const tuple of tuples) {
@@ -14,12 +16,17 @@ export function forceDeleteReplace(tuples: readonly ResourceTuple[], run: MergeR
       if (upstream) run.applyVisitor(tuple, new TakeUpstreamVisitor());
       continue;
     }
+    if (local && upstream) {
+      run.replaceWithUpstream(tuple);
+      run.counts.merged += 1;
+      continue;
+    }
     if (local) {
       run.remove(local);
       if (!upstream) run.counts.deleted += 1;
     }
     if (upstream) {
-      run.addFromUpstream(upstream);
+      run.addFromUpstream(tuple);
       if (local) run.counts.merged += 1;
       else run.counts.added += 1;
     }

@@ -11,14 +11,14 @@ import { formatPath, ROOT } from '../path';
 import type { SchemaRegistry } from '../schema/registry';
 import { resourceSchema } from '../schema/resource-schema';
 import { applyDecision } from '../apply/apply-decision';
-import { describeResource } from '../resources/identity';
+import { describeResource, UPSTREAM_IDENTIFIER } from '../resources/identity';
 import { isRootKptfile } from '../resources/scopes';
 import { MERGE_SOURCE } from '../resources/sources';
 import type { ResourceTuple } from '../resources/identity';
 import type { Decision } from '../visitors/decision';
 import { LocalChangesVisitor } from '../visitors/local-changes';
 import { visit, type ElementVisitor } from '../visitors/visitor';
-import { forgetComparisons, sameContent } from '../yaml-values';
+import { forgetComparisons, replaceContent, sameContent } from '../yaml-values';
 
 export interface MergeCounts {
   merged: number;
@@ -28,10 +28,16 @@ export interface MergeCounts {
   conflicts: number;
 }
 
+const IDENTIFIER_PATH = ['metadata', 'annotations', UPSTREAM_IDENTIFIER];
+
 export class MergeRun {
   readonly results: Result[] = [];
   readonly removed = new Set<KrmResource>();
   readonly added: KrmResource[] = [];
+  /** Local resources upstream moved to another file (their path followed upstream's). */
+  readonly moved = new Set<KrmResource>();
+  /** The tuple each copy of an upstream resource came from. */
+  readonly copiedFrom = new Map<KrmResource, ResourceTuple>();
   readonly counts: MergeCounts = { merged: 0, added: 0, deleted: 0, keptModified: 0, conflicts: 0 };
 
   constructor(
@@ -83,11 +89,30 @@ export class MergeRun {
     if (sink?.keyless.length) this.results.push(...keylessResults(sink.keyless, local));
   }
 
-  /** A copy of an upstream resource, without what tied it to its own input item. */
-  addFromUpstream(upstream: KrmResource): void {
+  /** A copy of the tuple's upstream resource, without what tied it to its own input item. */
+  addFromUpstream(tuple: ResourceTuple): void {
+    const upstream = tuple.upstream as KrmResource;
     const copy = KrmResource.fromTree(takenFromUpstream(upstream.node), upstream.doc, 'new');
     for (const key of [MERGE_SOURCE, ID, LEGACY_ID, KPT_RESOURCE_ID]) copy.removeAnnotation(key);
     this.added.push(copy);
+    this.copiedFrom.set(copy, tuple);
+  }
+
+  /**
+   * force-delete-replace of a resource local has too: upstream's content replaces local's whole (its
+   * data, nulls, order and comments, as a copy would), but in local's node, so that its document
+   * keeps the lines upstream did not change, and with the bookkeeping `kpt pkg get` wrote (the
+   * identifier annotation, the merge comment on `metadata`). It goes to upstream's file.
+   */
+  replaceWithUpstream(tuple: ResourceTuple): void {
+    const local = tuple.local as KrmResource;
+    const path = local.path;
+    const identifier = local.getNode(IDENTIFIER_PATH);
+    replaceContent(local.node, takenFromUpstream((tuple.upstream as KrmResource).node), 'metadata');
+    for (const key of [MERGE_SOURCE, ID, LEGACY_ID, KPT_RESOURCE_ID]) local.removeAnnotation(key);
+    if (identifier !== undefined && !local.has(IDENTIFIER_PATH)) local.setIn(IDENTIFIER_PATH, identifier);
+    local.markChanged();
+    if (local.path !== path) this.moved.add(local);
   }
 
   remove(resource: KrmResource): void {
@@ -118,5 +143,6 @@ export class MergeRun {
     const index = upstream.annotation(INDEX) ?? '0';
     local.setAnnotation(INDEX, index);
     local.setAnnotation(LEGACY_INDEX, index);
+    this.moved.add(local);
   }
 }

@@ -12,7 +12,7 @@ export function resourceMerge(tuples: readonly ResourceTuple[], run: MergeRun): 
       case 'skip':
         break;
       case 'add-upstream':
-        run.addFromUpstream(tuple.upstream!);
+        run.addFromUpstream(tuple);
         run.counts.added += 1;
         break;
       case 'delete-local':
