@@ -30,7 +30,7 @@ interface Annotation {
 }
 
 /** ExtractGitAnnotations: every line that starts with `kpt:` (after trimming) holds one. */
-function annotations(message: string): Annotation[] {
+export function annotations(message: string): Annotation[] {
   return message
     .split('\n')
     .map((line) => line.trim())
@@ -48,10 +48,11 @@ function hasKptfile(repo: string, commit: string, pkgpath: string): boolean {
 
 /** loadTasks: walk history from the commit, newest first by committer time, until a clone or init of that package and workspace. */
 function firstTask(repo: string, commit: string, pkgpath: string, workspace: string): string | undefined {
-  const log = git(repo, ['log', '--date-order', '--format=%H', commit]).trim().split('\n');
+  // One git process a revision: the messages that may hold an annotation (a long history has few).
+  const messages = git(repo, ['log', '--date-order', '--grep=kpt:', '--format=%B%x00', commit]).split('\0');
   let first: string | undefined;
-  for (const sha of log) {
-    for (const a of annotations(message(repo, sha))) {
+  for (const text of messages) {
+    for (const a of annotations(text)) {
       if (a.package !== pkgpath || a.workspaceName !== workspace || !a.task?.type) continue;
       if (['init', 'clone', 'edit', 'upgrade'].includes(a.task.type)) first = a.task.type;
       if (a.task.type === 'clone' || a.task.type === 'init') return first;

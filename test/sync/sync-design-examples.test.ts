@@ -5,25 +5,17 @@
  * in Porch's layout, with the scenario's package as their content where it has one. Each variant
  * gets its draft, and a second sync has nothing to do.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
 import { readSyncInputs } from '../../src/sync/inputs';
 import { planSync, writePlan } from '../../src/sync/run';
 import type { SyncSettings } from '../../src/sync/settings';
-import { designScenarios } from '../design-examples/scenarios';
-import { kptfile } from '../pkg/trees';
-import { emptyRepository, publish, refsOf, show, syncSettings } from './porch-repos';
+import { designFleet, docsOf, syncedDesignScenarios } from './design-fleet';
+import { refsOf, show, syncSettings } from './porch-repos';
 
 // Each test runs several syncs on real git repositories: seconds each on a busy 2-core machine.
 jest.setTimeout(60_000);
-
-type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: Record<string, unknown>; items?: Doc[] };
-
-const docsOf = (text: string): Doc[] => parseAllDocuments(text).map((d) => d.toJS() as Doc).filter(Boolean);
-const isRepository = (doc: Doc) => doc.kind === 'Repository' && doc.apiVersion === 'config.porch.kpt.dev/v1alpha1';
-const isVariant = (doc: Doc) => doc.kind === 'PackageVariant' || doc.kind === 'PackageVariantSet';
 
 let dir: string;
 beforeEach(() => {
@@ -34,36 +26,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const settings = (over: Partial<SyncSettings> = {}): SyncSettings => syncSettings(dir, over);
 
 describe('the design examples through sync', () => {
-  const scenarios = designScenarios().filter((scenario) => docsOf(scenario.functionConfig).some((doc) => isVariant(doc) || doc.kind === 'List'));
-
-  it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario) => {
-    const config = docsOf(scenario.functionConfig).flatMap((doc) => (doc.kind === 'List' ? doc.items! : [doc]));
-    const packageDocs = Object.entries(scenario.files).filter(([path]) => path !== 'Kptfile' && !path.startsWith('package-variants/')).flatMap(([, text]) => docsOf(text));
-    const isPackage = !packageDocs.some(isRepository);
-    const objects = [...config, ...(isPackage ? [] : packageDocs)];
-    const variants = objects.filter(isVariant);
-    // Every Repository the variants name, given or not, as a local bare repository; downstreams are deployment repositories.
-    const repositories = new Map(objects.filter(isRepository).map((doc) => [doc.metadata.name, doc]));
-    const upstreams = new Map<string, Set<string>>();
-    for (const variant of variants) {
-      const { upstream, downstream } = variant.spec as { upstream: { repo: string; package: string }; downstream?: { repo: string } };
-      (upstreams.get(upstream.repo) ?? upstreams.set(upstream.repo, new Set()).get(upstream.repo)!).add(upstream.package);
-      for (const name of [upstream.repo, downstream?.repo].filter((n): n is string => !!n)) {
-        if (!repositories.has(name)) repositories.set(name, { apiVersion: 'config.porch.kpt.dev/v1alpha1', kind: 'Repository', metadata: { name, namespace: 'default' }, spec: {} });
-      }
-    }
-    for (const [name, doc] of repositories) {
-      doc.spec = { ...doc.spec, type: 'git', deployment: !upstreams.has(name), git: { repo: `./${name}.git`, branch: 'main' } };
-      emptyRepository(join(dir, `${name}.git`));
-    }
-    for (const [repo, packages] of upstreams) {
-      for (const pkg of packages) {
-        const files = isPackage ? { ...scenario.files, Kptfile: scenario.files.Kptfile!.replace(/name: .*/, `name: ${pkg}`) } : { Kptfile: kptfile(pkg) };
-        publish(join(dir, `${repo}.git`), pkg, 1, files);
-      }
-    }
-    const others = objects.filter((doc) => !isRepository(doc));
-    writeFileSync(join(dir, 'inputs.yaml'), [...repositories.values(), ...others].map((doc) => stringify(doc)).join('---\n'));
+  it.each(syncedDesignScenarios().map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario) => {
+    const { variants, others } = designFleet(dir, scenario);
 
     const { plan, remotes } = await planSync(readSyncInputs([join(dir, 'inputs.yaml')]), settings());
     expect(plan.problems).toEqual([]);
