@@ -1,9 +1,11 @@
 /**
  * A whole repository as sync works on it: every branch and tag fetched into its cache entry
- * (cache-entry.ts) in one fetch, read from there (refs, commit messages, files at commits, package
- * trees), new commits written there in one `git fast-import`, and refs moved on the repository in
- * one atomic push, each leased on the value the fetch saw. Everything read is the repository's:
- * refs and paths are only compared and checked, never handed to git as anything but an operand.
+ * (cache-entry.ts) in one fetch, read from there (refs from the entry's files, commit messages,
+ * files at commits and package trees through its one long-lived `cat-file`), new commits written
+ * there in one `git fast-import`, and refs moved on the repository in one atomic push, each leased
+ * on the value the fetch saw: four git processes a repository, however many packages it holds.
+ * Everything read is the repository's: refs and paths are only compared and checked, never handed
+ * to git as anything but an operand.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,12 +16,13 @@ import { CacheEntry, type CacheOptions } from './cache-entry';
 import { fastImportStream, readMarks, type NewCommit } from './fast-import';
 import type { RepositoryLocation } from './remote-url';
 import { GitError } from './run-git';
-import { readManyTrees } from './tree-read';
+import { isObjectName } from './object-reader';
+import { readRefs } from './ref-files';
+import { lookUp, readManyTrees } from './tree-read';
 
 /** Where this program keeps a repository's refs in its entry, apart from the update's. */
 const MIRROR = 'refs/package-variant/sync/';
 const STAGED = 'refs/package-variant/staged/';
-const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 export interface RefMove {
   readonly ref: string;
@@ -35,6 +38,20 @@ export class StaleRefError extends GitError {}
 /** The identities of a run's commits, by the run's options (its environment): one `git var` a run. */
 const identities = new WeakMap<CacheOptions, Promise<{ author: string; committer: string }>>();
 
+/** Of the objects that are tags, what each tags (one level, as `for-each-ref` reads `%(*objectname)`). */
+async function taggedObjects(entry: CacheEntry, objects: readonly string[]): Promise<Map<string, string>> {
+  const reader = entry.objects();
+  const types = await reader.info(objects);
+  const tags = objects.filter((_, i) => types[i]?.type === 'tag');
+  const found = await reader.contents(tags);
+  const tagged = new Map<string, string>();
+  tags.forEach((tag, i) => {
+    const target = /^object ([0-9a-f]+)\n/.exec(found[i]?.bytes?.toString('latin1') ?? '')?.[1];
+    if (target !== undefined && isObjectName(target)) tagged.set(tag, target);
+  });
+  return tagged;
+}
+
 export class CachedRemote {
   private constructor(
     private readonly options: CacheOptions,
@@ -47,14 +64,10 @@ export class CachedRemote {
   static async open(repo: string, location: RepositoryLocation, options: CacheOptions): Promise<CachedRemote> {
     const entry = new CacheEntry(repo, location, options);
     await entry.fetch(['--prune'], [`+refs/heads/*:${MIRROR}heads/*`, `+refs/tags/*:${MIRROR}tags/*`]);
-    const listing = (await entry.git(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname)', MIRROR])).toString('utf8');
+    const listed = readRefs(entry.dir, MIRROR);
+    const tagged = await taggedObjects(entry, [...new Set(listed.values())]);
     const refs = new Map<string, string>();
-    for (const line of listing.split('\n')) {
-      const match = /^([0-9a-f]+) ([0-9a-f]*) (.+)$/.exec(line);
-      if (!match) continue;
-      const commit = match[2] || match[1]!;
-      if (OBJECT_NAME.test(commit)) refs.set(`refs/${match[3]!.slice(MIRROR.length)}`, commit);
-    }
+    for (const [name, object] of listed) refs.set(`refs/${name.slice(MIRROR.length)}`, tagged.get(object) ?? object);
     return new CachedRemote(options, entry, refs);
   }
 
@@ -62,38 +75,15 @@ export class CachedRemote {
     return this.entry.about;
   }
 
-  /** Objects by name, in one `git cat-file --batch`: each with its type, or undefined when the repository has none. */
-  private async objects(names: readonly string[]): Promise<({ type: string; bytes: Buffer } | undefined)[]> {
-    if (names.length === 0) return [];
-    const out = await this.entry.git(['cat-file', '--batch'], { input: `${names.join('\n')}\n` });
-    const found: ({ type: string; bytes: Buffer } | undefined)[] = [];
-    let at = 0;
-    for (const name of names) {
-      const newline = out.indexOf(10, at);
-      const header = out.subarray(at, newline).toString('utf8');
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        found.push(undefined);
-        at = newline + 1;
-        continue;
-      }
-      const [, type, sizeText] = header.split(' ');
-      const size = Number(sizeText);
-      if (!type || !Number.isInteger(size)) throw new GitError(`git cat-file gave an unexpected answer for ${name} of ${this.entry.about}`, true);
-      found.push({ type, bytes: out.subarray(newline + 1, newline + 1 + size) });
-      at = newline + 1 + size + 1;
-    }
-    return found;
-  }
-
   /** Commit messages, by commit. */
   async messages(commits: readonly string[]): Promise<ReadonlyMap<string, string>> {
-    const unique = [...new Set(commits)].filter((c) => OBJECT_NAME.test(c));
-    const objects = await this.objects(unique);
+    const unique = [...new Set(commits)].filter((c) => isObjectName(c));
+    const objects = await this.entry.objects().contents(unique);
     const messages = new Map<string, string>();
     unique.forEach((commit, i) => {
       const object = objects[i];
       if (object?.type !== 'commit') return;
-      const text = object.bytes.toString('utf8');
+      const text = object.bytes!.toString('utf8');
       const body = text.indexOf('\n\n');
       messages.set(commit, body < 0 ? '' : text.slice(body + 2));
     });
@@ -102,8 +92,20 @@ export class CachedRemote {
 
   /** The bytes of files at commits (`commit:path`); undefined where there is no file. */
   async files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]> {
-    const objects = await this.objects(specs.map(({ commit, path }) => `${commit}:${path}`));
-    return objects.map((object) => (object?.type === 'blob' ? object.bytes : undefined));
+    const reader = this.entry.objects();
+    const found = await lookUp(reader, specs);
+    const objects = await reader.contents(found.flatMap((entry) => (entry ? [entry.object] : [])));
+    let next = 0;
+    return found.map((entry) => {
+      if (!entry) return undefined;
+      const object = objects[next++];
+      return object?.type === 'blob' ? object.bytes : undefined;
+    });
+  }
+
+  /** Ends the entry's reading process: nothing more is read from this repository. */
+  close(): Promise<void> {
+    return this.entry.close();
   }
 
   readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]> {

@@ -31,6 +31,7 @@ export function gitRemotes(options: CacheOptions): (repository: SyncRepository) 
         readTrees: (versions) => named(repository, () => remote.readTrees(versions)),
         write: (commits) => named(repository, () => remote.write(commits)),
         push: (moves) => named(repository, () => remote.push(moves)),
+        close: () => remote.close(),
       };
     });
 }
