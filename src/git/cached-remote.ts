@@ -139,7 +139,7 @@ export class CachedRemote {
     const work = mkdtempSync(join(tmpdir(), 'package-variant-marks-'));
     try {
       const marks = join(work, 'marks');
-      await this.entry.git(['fast-import', '--quiet', '--done', `--export-marks=${marks}`], { input: fastImportStream(commits, identities, prefix) });
+      await this.entry.git(['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--done', `--export-marks=${marks}`], { input: fastImportStream(commits, identities, prefix) });
       return readMarks(readFileSync(marks, 'utf8'), commits.length);
     } finally {
       rmSync(work, { recursive: true, force: true });
