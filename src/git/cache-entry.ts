@@ -12,7 +12,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ALLOWED_PROTOCOLS, type RepositoryLocation } from './remote-url';
-import { GitError, runGit, type GitTimeouts } from './run-git';
+import { ObjectReader } from './object-reader';
+import { GitError, runGit, startGit, type GitTimeouts, type LongGit } from './run-git';
 
 /** Where fetched repositories are kept: $PACKAGE_VARIANT_CACHE_DIR, else the XDG cache directory. */
 export function cacheRoot(env: NodeJS.ProcessEnv): string {
@@ -153,6 +154,7 @@ export interface GitInEntry {
 /** A repository's entry in the cache, and git run on it. */
 export class CacheEntry {
   private ready?: Promise<void>;
+  private reader?: ObjectReader;
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
   /** How messages name it: the repository and where it is kept. */
@@ -173,6 +175,23 @@ export class CacheEntry {
   async git(args: readonly string[], more: GitInEntry = {}): Promise<Buffer> {
     await this.prepare();
     return runGit({ args: [...CACHE_CONFIG, '--git-dir', this.dir, ...args], env: this.env, cwd: this.dir, about: this.about, timeouts: this.options.timeouts, ...more });
+  }
+
+  /** A git process on the entry that stays, answering its stdin (object-reader.ts). */
+  async start(args: readonly string[]): Promise<LongGit> {
+    await this.prepare();
+    return startGit({ args: [...CACHE_CONFIG, '--git-dir', this.dir, ...args], env: this.env, cwd: this.dir, about: this.about, timeouts: this.options.timeouts });
+  }
+
+  /** The entry's objects, read by one process however many times they are asked for, until `close()`. */
+  objects(): ObjectReader {
+    this.reader ??= new ObjectReader(this);
+    return this.reader;
+  }
+
+  /** Ends the process that reads the entry's objects. */
+  close(): Promise<void> {
+    return this.reader?.close() ?? Promise.resolve();
   }
 
   /** Fetches refspecs from the repository; again while another run holds the entry's locks (two runs fetching from one repository). */

@@ -1,9 +1,11 @@
 /**
  * A whole repository as sync works on it: every branch and tag fetched into its cache entry
- * (cache-entry.ts) in one fetch, read from there (refs, commit messages, files at commits, package
- * trees), new commits written there in one `git fast-import`, and refs moved on the repository in
- * one atomic push, each leased on the value the fetch saw. Everything read is the repository's:
- * refs and paths are only compared and checked, never handed to git as anything but an operand.
+ * (cache-entry.ts) in one fetch, read from there (refs from the entry's files, commit messages,
+ * files at commits and package trees through its one long-lived `cat-file`), new commits written
+ * there in one `git fast-import`, and refs moved on the repository in one atomic push, each leased
+ * on the value the fetch saw: four git processes a repository, however many packages it holds.
+ * Everything read is the repository's: refs and paths are only compared and checked, never handed
+ * to git as anything but an operand.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,12 +16,13 @@ import { CacheEntry, type CacheOptions } from './cache-entry';
 import { fastImportStream, readMarks, type NewCommit } from './fast-import';
 import type { RepositoryLocation } from './remote-url';
 import { GitError } from './run-git';
-import { listPaths, readManyTrees } from './tree-read';
+import { isObjectName } from './object-reader';
+import { readRefs } from './ref-files';
+import { listPaths, lookUp, readManyTrees } from './tree-read';
 
 /** Where this program keeps a repository's refs in its entry, apart from the update's. */
 const MIRROR = 'refs/package-variant/sync/';
 const STAGED = 'refs/package-variant/staged/';
-const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** A commit as sync reads it: its parents and its message. */
 export interface CommitFacts {
@@ -36,19 +39,35 @@ export interface RefMove {
 }
 
 /** A commit's parents and message from its text as git stores it, each message line after `indent`. */
-function readCommit(text: string, indent: string): CommitFacts {
+function readCommit(text: string): CommitFacts {
   const body = text.indexOf('\n\n');
   const headers = (body < 0 ? text : text.slice(0, body)).split('\n');
   const parents = headers.filter((line) => line.startsWith('parent ')).map((line) => line.slice('parent '.length));
-  const message = body < 0 ? '' : text.slice(body + 2);
-  return { parents, message: indent ? message.split('\n').map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n') : message };
+  return { parents, message: body < 0 ? '' : text.slice(body + 2) };
 }
+
+/** The most commits read along one draft's chain: far more than any draft Porch or sync writes. */
+const MAX_CHAIN = 1000;
 
 /** A push the repository turned down because a ref is no longer what the fetch saw. */
 export class StaleRefError extends GitError {}
 
 /** The identities of a run's commits, by the run's options (its environment): one `git var` a run. */
 const identities = new WeakMap<CacheOptions, Promise<{ author: string; committer: string }>>();
+
+/** Of the objects that are tags, what each tags (one level, as `for-each-ref` reads `%(*objectname)`). */
+async function taggedObjects(entry: CacheEntry, objects: readonly string[]): Promise<Map<string, string>> {
+  const reader = entry.objects();
+  const types = await reader.info(objects);
+  const tags = objects.filter((_, i) => types[i]?.type === 'tag');
+  const found = await reader.contents(tags);
+  const tagged = new Map<string, string>();
+  tags.forEach((tag, i) => {
+    const target = /^object ([0-9a-f]+)\n/.exec(found[i]?.bytes?.toString('latin1') ?? '')?.[1];
+    if (target !== undefined && isObjectName(target)) tagged.set(tag, target);
+  });
+  return tagged;
+}
 
 export class CachedRemote {
   private constructor(
@@ -62,14 +81,10 @@ export class CachedRemote {
   static async open(repo: string, location: RepositoryLocation, options: CacheOptions): Promise<CachedRemote> {
     const entry = new CacheEntry(repo, location, options);
     await entry.fetch(['--prune'], [`+refs/heads/*:${MIRROR}heads/*`, `+refs/tags/*:${MIRROR}tags/*`]);
-    const listing = (await entry.git(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname)', MIRROR])).toString('utf8');
+    const listed = readRefs(entry.dir, MIRROR);
+    const tagged = await taggedObjects(entry, [...new Set(listed.values())]);
     const refs = new Map<string, string>();
-    for (const line of listing.split('\n')) {
-      const match = /^([0-9a-f]+) ([0-9a-f]*) (.+)$/.exec(line);
-      if (!match) continue;
-      const commit = match[2] || match[1]!;
-      if (OBJECT_NAME.test(commit)) refs.set(`refs/${match[3]!.slice(MIRROR.length)}`, commit);
-    }
+    for (const [name, object] of listed) refs.set(`refs/${name.slice(MIRROR.length)}`, tagged.get(object) ?? object);
     return new CachedRemote(options, entry, refs);
   }
 
@@ -77,60 +92,60 @@ export class CachedRemote {
     return this.entry.about;
   }
 
-  /** Objects by name, in one `git cat-file --batch`: each with its type, or undefined when the repository has none. */
-  private async objects(names: readonly string[]): Promise<({ type: string; bytes: Buffer } | undefined)[]> {
-    if (names.length === 0) return [];
-    const out = await this.entry.git(['cat-file', '--batch'], { input: `${names.join('\n')}\n` });
-    const found: ({ type: string; bytes: Buffer } | undefined)[] = [];
-    let at = 0;
-    for (const name of names) {
-      const newline = out.indexOf(10, at);
-      const header = out.subarray(at, newline).toString('utf8');
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        found.push(undefined);
-        at = newline + 1;
-        continue;
-      }
-      const [, type, sizeText] = header.split(' ');
-      const size = Number(sizeText);
-      if (!type || !Number.isInteger(size)) throw new GitError(`git cat-file gave an unexpected answer for ${name} of ${this.entry.about}`, true);
-      found.push({ type, bytes: out.subarray(newline + 1, newline + 1 + size) });
-      at = newline + 1 + size + 1;
-    }
-    return found;
-  }
-
   /** Commit messages, by commit. */
   async messages(commits: readonly string[]): Promise<ReadonlyMap<string, string>> {
-    const unique = [...new Set(commits)].filter((c) => OBJECT_NAME.test(c));
-    const objects = await this.objects(unique);
+    const unique = [...new Set(commits)].filter((c) => isObjectName(c));
+    const objects = await this.entry.objects().contents(unique);
     const messages = new Map<string, string>();
     unique.forEach((commit, i) => {
       const object = objects[i];
-      if (object?.type === 'commit') messages.set(commit, readCommit(object.bytes.toString('utf8'), '').message);
+      if (object?.type === 'commit') messages.set(commit, readCommit(object.bytes!.toString('utf8')).message);
     });
     return messages;
   }
 
-  /** The commits `tips` reach and `base` does not (the branches' own commits), by name, in one `git rev-list --header`. */
-  async commitsAfter(base: string, tips: readonly string[]): Promise<ReadonlyMap<string, CommitFacts>> {
-    const wanted = [...new Set(tips)].filter((c) => OBJECT_NAME.test(c));
+  /**
+   * The commits on the first-parent chain of each tip, read through the entry's one `cat-file`: a
+   * chain ends before a commit of `stops` (the branch, the tags: history every draft shares), after a
+   * commit `ends` (the one that starts a revision), or at MAX_CHAIN commits, so a long or hostile
+   * history costs a bounded walk.
+   */
+  async firstParentChains(tips: readonly string[], stops: ReadonlySet<string>, ends: (commit: CommitFacts) => boolean): Promise<ReadonlyMap<string, CommitFacts>> {
+    const reader = this.entry.objects();
     const commits = new Map<string, CommitFacts>();
-    if (wanted.length === 0 || !OBJECT_NAME.test(base)) return commits;
-    const listed = await this.entry.git(['rev-list', '--stdin', '--header'], { input: `${wanted.join('\n')}\n^${base}\n` });
-    // Each record: the commit's name on a line, then the commit as git stores it, its message indented by four spaces.
-    for (const record of listed.toString('utf8').split('\0')) {
-      const newline = record.indexOf('\n');
-      const name = record.slice(0, newline);
-      if (newline > 0 && OBJECT_NAME.test(name)) commits.set(name, readCommit(record.slice(newline + 1), '    '));
+    let frontier = [...new Set(tips)].filter(isObjectName);
+    for (let depth = 0; frontier.length > 0 && depth < MAX_CHAIN; depth += 1) {
+      const wanted = [...new Set(frontier)].filter((c) => !stops.has(c) && !commits.has(c));
+      const objects = await reader.contents(wanted);
+      frontier = [];
+      wanted.forEach((name, i) => {
+        const object = objects[i];
+        if (object?.type !== 'commit') return;
+        const facts = readCommit(object.bytes!.toString('utf8'));
+        commits.set(name, facts);
+        const parent = facts.parents[0];
+        if (parent !== undefined && isObjectName(parent) && !ends(facts)) frontier.push(parent);
+      });
     }
     return commits;
   }
 
   /** The bytes of files at commits (`commit:path`); undefined where there is no file. */
   async files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]> {
-    const objects = await this.objects(specs.map(({ commit, path }) => `${commit}:${path}`));
-    return objects.map((object) => (object?.type === 'blob' ? object.bytes : undefined));
+    const reader = this.entry.objects();
+    const found = await lookUp(reader, specs);
+    const objects = await reader.contents(found.flatMap((entry) => (entry ? [entry.object] : [])));
+    let next = 0;
+    return found.map((entry) => {
+      if (!entry) return undefined;
+      const object = objects[next++];
+      return object?.type === 'blob' ? object.bytes : undefined;
+    });
+  }
+
+  /** Ends the entry's reading process: nothing more is read from this repository. */
+  close(): Promise<void> {
+    return this.entry.close();
   }
 
   readTrees(versions: readonly { readonly commit: string; readonly directory: string }[]): Promise<PackageTree[]> {
@@ -168,7 +183,7 @@ export class CachedRemote {
     const work = mkdtempSync(join(tmpdir(), 'package-variant-marks-'));
     try {
       const marks = join(work, 'marks');
-      await this.entry.git(['fast-import', '--quiet', '--done', `--export-marks=${marks}`], { input: fastImportStream(commits, identities, prefix) });
+      await this.entry.git(['-c', 'fastimport.unpackLimit=0', 'fast-import', '--quiet', '--done', `--export-marks=${marks}`], { input: fastImportStream(commits, identities, prefix) });
       return readMarks(readFileSync(marks, 'utf8'), commits.length);
     } finally {
       rmSync(work, { recursive: true, force: true });

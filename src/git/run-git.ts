@@ -6,9 +6,10 @@
  * a transfer the longest it may go without a byte from git (`stall`); past either, the group (git
  * and whatever it started: ssh, a remote helper, upload-pack) is killed and the error names the
  * repository. A signal that ends this process (Ctrl-C) ends the groups too, since they no longer
- * share its terminal.
+ * share its terminal. A long-lived process (`startGit`: one that answers requests on its stdin) is
+ * bounded the same way while a request waits for its answer, and does not keep this process alive.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export class GitError extends Error {
   /** True when git ran and exited non-zero; false when it could not run, was refused or stopped. */
@@ -117,22 +118,41 @@ function subcommand(args: readonly string[]): string {
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/** Runs git; its stdout, or a GitError naming what it was about and quoting git. */
-export function runGit(call: GitCall): Promise<Buffer> {
+/** A stopped process's error: what it was about and which bound stopped it. */
+const stoppedError = (command: string, about: string, why: string) => new GitError(`${command} of ${about} ${why}; it was stopped`, false);
+
+const notFound = () => new GitError('git was not found on PATH; update needs the git command line to fetch the upstream package', false);
+
+/** git started in a process group of its own, tracked until it ends; a refused operand is an error before it starts. */
+function spawnGit(call: Omit<GitCall, 'input'>, stdin: boolean): { child: ChildProcess; command: string } {
   const operands = call.operands ?? [];
   const optionLike = operands.find((operand) => operand.startsWith('-'));
-  if (optionLike !== undefined) {
-    return Promise.reject(new GitError(`${call.about}: ${JSON.stringify(optionLike)} begins with "-", which git would take for an option; refused`, false));
-  }
+  if (optionLike !== undefined) throw new GitError(`${call.about}: ${JSON.stringify(optionLike)} begins with "-", which git would take for an option; refused`, false);
   const args = operands.length ? [...call.args, '--', ...operands] : [...call.args];
-  const command = `git ${subcommand(call.args)}`;
+  const child = spawn('git', args, {
+    cwd: call.cwd,
+    env: { ...call.env, GIT_TERMINAL_PROMPT: '0' },
+    detached: true,
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid !== undefined) track(child.pid);
+  return { child, command: `git ${subcommand(call.args)}` };
+}
+
+const totalBound = (timeouts: GitTimeouts) => `ran longer than ${seconds(timeouts.totalMs)} (the time bound: --git-timeout, PACKAGE_VARIANT_GIT_TIMEOUT)`;
+const stallBound = (timeouts: GitTimeouts) =>
+  `got nothing from the repository for ${seconds(timeouts.stallMs)} (the stall bound: --git-stall-timeout, PACKAGE_VARIANT_GIT_STALL_TIMEOUT)`;
+
+/** Runs git; its stdout, or a GitError naming what it was about and quoting git. */
+export function runGit(call: GitCall): Promise<Buffer> {
+  let started: ReturnType<typeof spawnGit>;
+  try {
+    started = spawnGit(call, call.input !== undefined);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const { child, command } = started;
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd: call.cwd,
-      env: { ...call.env, GIT_TERMINAL_PROMPT: '0' },
-      detached: true,
-      stdio: [call.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -143,15 +163,12 @@ export function runGit(call: GitCall): Promise<Buffer> {
       stopped = why;
       if (child.pid !== undefined) killGroup(child.pid);
     };
-    const total = setTimeout(() => stop(`ran longer than ${seconds(call.timeouts.totalMs)} (the time bound: --git-timeout, PACKAGE_VARIANT_GIT_TIMEOUT)`), call.timeouts.totalMs);
+    const total = setTimeout(() => stop(totalBound(call.timeouts)), call.timeouts.totalMs);
     let stall: NodeJS.Timeout | undefined;
     const heard = () => {
       if (!call.transfer) return;
       if (stall) clearTimeout(stall);
-      stall = setTimeout(
-        () => stop(`got nothing from the repository for ${seconds(call.timeouts.stallMs)} (the stall bound: --git-stall-timeout, PACKAGE_VARIANT_GIT_STALL_TIMEOUT)`),
-        call.timeouts.stallMs,
-      );
+      stall = setTimeout(() => stop(stallBound(call.timeouts)), call.timeouts.stallMs);
     };
     heard();
     const finish = (error: GitError | undefined) => {
@@ -163,7 +180,6 @@ export function runGit(call: GitCall): Promise<Buffer> {
       if (error) reject(error);
       else resolve(Buffer.concat(stdout, stdoutBytes));
     };
-    if (child.pid !== undefined) track(child.pid);
     child.stdout!.on('data', (chunk: Buffer) => {
       heard();
       stdoutBytes += chunk.length;
@@ -175,11 +191,11 @@ export function runGit(call: GitCall): Promise<Buffer> {
       stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') finish(new GitError('git was not found on PATH; update needs the git command line to fetch the upstream package', false));
+      if (error.code === 'ENOENT') finish(notFound());
       else finish(new GitError(`${command} could not run for ${call.about}: ${error.message}`, false));
     });
     child.on('close', (code, signal) => {
-      if (stopped !== undefined) return finish(new GitError(`${command} of ${call.about} ${stopped}; it was stopped`, false));
+      if (stopped !== undefined) return finish(stoppedError(command, call.about, stopped));
       if (code === 0) return finish(undefined);
       const message = messageOf(stderr);
       finish(new GitError(`${command} failed for ${call.about}: ${message || (signal ? `killed by ${signal}` : `exit code ${code}`)}`, code !== null, message));
@@ -190,4 +206,100 @@ export function runGit(call: GitCall): Promise<Buffer> {
       child.stdin!.end(call.input);
     }
   });
+}
+
+/**
+ * A git process that stays, answering what is written to its stdin (`git cat-file --batch-command`).
+ * Between `waiting()` and `answered()` the bounds hold: no byte for the stall bound, or no answer
+ * for the time bound, and the group is killed; `ended` then says why. Idle, it keeps nothing of this
+ * process alive: a run that forgets to `end()` it still exits, and the group is killed as it does.
+ */
+export interface LongGit {
+  write(input: string): void;
+  /** Output, chunk by chunk. */
+  onOutput(listener: (chunk: Buffer) => void): void;
+  /** A request awaits its answer: the bounds run (again) from now. */
+  waiting(): void;
+  /** Nothing awaits an answer: no bound runs. */
+  answered(): void;
+  /** Kills the group: the answer read is not one git can have given, or is past a bound of the reader's own. */
+  stop(why: string): void;
+  /** Closes stdin: git ends once it has answered, within the bounds. */
+  end(): void;
+  /** Settles when the process has ended: undefined when it ended of itself after `end()`, else why it ended. */
+  readonly ended: Promise<GitError | undefined>;
+}
+
+export function startGit(call: Omit<GitCall, 'input' | 'transfer'>): LongGit {
+  const { child, command } = spawnGit(call, true);
+  const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as { ref(): void; unref(): void }[];
+  for (const handle of handles) handle.unref();
+  // Once it is to end (closed or killed), this process waits for it: `ended` settles.
+  const awaitEnd = () => {
+    for (const handle of handles) handle.ref();
+  };
+  let stderr = '';
+  let stopped: string | undefined;
+  let ending = false;
+  let total: NodeJS.Timeout | undefined;
+  let stall: NodeJS.Timeout | undefined;
+  const clear = () => {
+    if (total) clearTimeout(total);
+    if (stall) clearTimeout(stall);
+    total = stall = undefined;
+  };
+  const stop = (why: string) => {
+    if (stopped !== undefined) return;
+    stopped = why;
+    clear();
+    awaitEnd();
+    if (child.pid !== undefined) killGroup(child.pid);
+  };
+  const heard = () => {
+    if (total === undefined) return;
+    if (stall) clearTimeout(stall);
+    stall = setTimeout(() => stop(stallBound(call.timeouts)), call.timeouts.stallMs);
+  };
+  child.stdout!.on('data', heard);
+  child.stderr!.on('data', (chunk: Buffer) => {
+    heard();
+    stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR);
+  });
+  child.stdin!.on('error', () => undefined);
+  const waiting = () => {
+    clear();
+    // Ref'd: while an answer (or the end) is awaited, this process stays alive for it.
+    total = setTimeout(() => stop(totalBound(call.timeouts)), call.timeouts.totalMs);
+    heard();
+  };
+  const ended = new Promise<GitError | undefined>((resolve) => {
+    const finish = (error: GitError | undefined) => {
+      clear();
+      if (child.pid !== undefined) untrack(child.pid);
+      resolve(error);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ENOENT' ? notFound() : new GitError(`${command} could not run for ${call.about}: ${error.message}`, false)));
+    child.on('close', (code, signal) => {
+      if (stopped !== undefined) return finish(stoppedError(command, call.about, stopped));
+      if (code === 0 && ending) return finish(undefined);
+      const message = messageOf(stderr);
+      finish(new GitError(`${command} ended for ${call.about}: ${message || (signal ? `killed by ${signal}` : `exit code ${code}`)}`, code !== null, message));
+    });
+  });
+  return {
+    write: (input) => {
+      if (stopped === undefined && !ending) child.stdin!.write(input);
+    },
+    onOutput: (listener) => child.stdout!.on('data', listener),
+    waiting,
+    answered: clear,
+    stop,
+    end: () => {
+      ending = true;
+      waiting();
+      awaitEnd();
+      child.stdin!.end();
+    },
+    ended,
+  };
 }

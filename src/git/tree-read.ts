@@ -4,14 +4,16 @@
  * (krm/package-paths.ts) before anything is read: the tree comes from a repository, which anyone may
  * have written. Two ways in, one check: `readTrees` lists a few versions with one `ls-tree` each
  * (an update's origin and upstream); `readManyTrees` reads many versions at once, every tree of
- * one depth in one `cat-file`, so a sync pays a handful of git processes per repository however
- * many packages it reads there.
+ * one depth in one request to the entry's long-lived `cat-file` (object-reader.ts), so a sync pays
+ * one reading process per repository however many packages it reads there. Paths are walked tree
+ * by tree, by object name: a path from a repository never reaches git.
  */
 import { pathProblem } from '../krm/package-paths';
 import { quoteBytes } from '../package/path-text';
 import { ReadBudget } from '../package/read-limits';
 import { directoriesOf, PackageTree, type TreeFile } from '../package/tree';
 import type { CacheEntry } from './cache-entry';
+import { isObjectName, ObjectReader } from './object-reader';
 import { GitError } from './run-git';
 
 /** A package directory as a Kptfile records it (`/pkg`, `pkg/`, `/`), as a path in the repository. */
@@ -91,8 +93,8 @@ class CheckedListing {
   }
 }
 
-async function trees(entry: CacheEntry, listings: readonly CheckedListing[]): Promise<PackageTree[]> {
-  const blobs = await readBlobs(entry, listings.flatMap(({ blobs }) => blobs.map((e) => e.object)));
+async function trees(reader: ObjectReader, entry: CacheEntry, listings: readonly CheckedListing[]): Promise<PackageTree[]> {
+  const blobs = await readBlobs(reader, entry, listings.flatMap(({ blobs }) => blobs.map((e) => e.object)));
   return listings.map(({ blobs: entries, links, submodules }) => {
     const files = new Map(entries.map((e) => [e.path, { bytes: blobs.get(e.object)!, mode: e.mode } as TreeFile]));
     return new PackageTree(files, directoriesOf([...files.keys(), ...links]), new Set(links), new Set(), new Set(submodules));
@@ -101,7 +103,13 @@ async function trees(entry: CacheEntry, listings: readonly CheckedListing[]): Pr
 
 /** The files below each `directory` at its `commit`, read from git's objects (an `ls-tree` a version, one `cat-file` for all). */
 export async function readTrees(entry: CacheEntry, versions: readonly Version[]): Promise<PackageTree[]> {
-  return trees(entry, await Promise.all(versions.map((version) => listTree(entry, version))));
+  const listings = await Promise.all(versions.map((version) => listTree(entry, version)));
+  const reader = new ObjectReader(entry);
+  try {
+    return await trees(reader, entry, listings);
+  } finally {
+    await reader.close();
+  }
 }
 
 /** The blobs below the version's directory (within the read bounds), and its symbolic links, which are never followed. */
@@ -125,35 +133,18 @@ async function listTree(entry: CacheEntry, version: Version): Promise<CheckedLis
   return checked;
 }
 
-/** Objects by name, in one `git cat-file` (`--batch`, or `--batch-check` for headers only): type, size and, with `--batch`, the bytes. */
-async function catFile(entry: CacheEntry, names: readonly string[], check: boolean): Promise<({ type: string; size: number; bytes?: Buffer } | undefined)[]> {
-  if (names.length === 0) return [];
-  const out = await entry.git(['cat-file', check ? '--batch-check' : '--batch'], { input: `${names.join('\n')}\n` });
-  const found: ({ type: string; size: number; bytes?: Buffer } | undefined)[] = [];
-  let at = 0;
-  for (const name of names) {
-    const newline = out.indexOf(10, at);
-    const header = out.subarray(at, newline).toString('utf8');
-    at = newline + 1;
-    if (/ (missing|ambiguous)$/.test(header)) {
-      found.push(undefined);
-      continue;
-    }
-    const [, type, sizeText] = header.split(' ');
-    const size = Number(sizeText);
-    if (!type || !Number.isInteger(size) || newline < 0) throw new GitError(`git cat-file gave an unexpected answer for ${name} of ${entry.about}`, true);
-    if (check) found.push({ type, size });
-    else {
-      found.push({ type, size, bytes: out.subarray(at, at + size) });
-      at += size + 1;
-    }
-  }
-  return found;
+interface TreeEntry {
+  readonly mode: string;
+  readonly name: Buffer;
+  readonly object: string;
 }
 
+/** An object name as a tree entry holds it: 20 bytes of SHA-1, or 32 of SHA-256. */
+const hashBytesOf = (name: string) => name.length / 2;
+
 /** The entries of a tree object: `<mode> <name>\0<binary object name>` each. */
-function treeEntries(bytes: Buffer, hashBytes: number): { mode: string; name: Buffer; object: string }[] {
-  const entries: { mode: string; name: Buffer; object: string }[] = [];
+function treeEntries(bytes: Buffer, hashBytes: number): TreeEntry[] {
+  const entries: TreeEntry[] = [];
   for (let at = 0; at < bytes.length; ) {
     const space = bytes.indexOf(32, at);
     const nul = bytes.indexOf(0, space);
@@ -164,30 +155,82 @@ function treeEntries(bytes: Buffer, hashBytes: number): { mode: string; name: Bu
   return entries;
 }
 
+/** Trees by object name, parsed: each asked of git once however many paths go through it. */
+async function readTreeObjects(reader: ObjectReader, names: readonly string[], into: Map<string, TreeEntry[] | undefined>): Promise<void> {
+  const missing = [...new Set(names)].filter((name) => !into.has(name));
+  const objects = await reader.contents(missing);
+  missing.forEach((name, i) => {
+    const object = objects[i];
+    into.set(name, object?.type === 'tree' ? treeEntries(object.bytes!, hashBytesOf(object.name)) : undefined);
+  });
+}
+
 /**
- * The files below each `directory` at its `commit`, for many versions at once: the trees of one
- * depth of every version in one `cat-file`, then the sizes of every blob in one, then their bytes
- * in one. The same checks as `readTrees`.
+ * What each path (`''` for the root) names in its commit's tree, as `<commit>:<path>` names it: the
+ * entry's object and mode, or undefined where there is none. Walked a depth a request, by names.
+ */
+export async function lookUp(reader: ObjectReader, specs: readonly { readonly commit: string; readonly path: string }[]): Promise<({ object: string; mode: string } | undefined)[]> {
+  const roots = [...new Set(specs.map((spec) => spec.commit))].filter(isObjectName);
+  const rootTrees = await reader.contents(roots.map((commit) => `${commit}^{tree}`));
+  const parsed = new Map<string, TreeEntry[] | undefined>();
+  const rootOf = new Map<string, string | undefined>();
+  roots.forEach((commit, i) => {
+    const tree = rootTrees[i];
+    rootOf.set(commit, tree?.type === 'tree' ? tree.name : undefined);
+    if (tree?.type === 'tree') parsed.set(tree.name, treeEntries(tree.bytes!, hashBytesOf(tree.name)));
+  });
+  const found: ({ object: string; mode: string } | undefined)[] = specs.map(() => undefined);
+  let walking = specs.flatMap((spec, index) => {
+    const root = rootOf.get(spec.commit);
+    if (root === undefined) return [];
+    if (spec.path === '') {
+      found[index] = { object: root, mode: '40000' };
+      return [];
+    }
+    return [{ index, tree: root, parts: spec.path.split('/').map((part) => Buffer.from(part, 'utf8')) }];
+  });
+  while (walking.length > 0) {
+    await readTreeObjects(reader, walking.map((walk) => walk.tree), parsed);
+    walking = walking.flatMap((walk) => {
+      const [part, ...rest] = walk.parts;
+      const entry = parsed.get(walk.tree)?.find((e) => e.name.equals(part!));
+      if (!entry) return [];
+      if (rest.length === 0) {
+        found[walk.index] = { object: entry.object, mode: entry.mode };
+        return [];
+      }
+      return entry.mode === '40000' ? [{ index: walk.index, tree: entry.object, parts: rest }] : [];
+    });
+  }
+  return found;
+}
+
+/**
+ * The files below each `directory` at its `commit`, for many versions at once, through the entry's
+ * object reader: the trees of one depth of every version in one request, then the sizes of every
+ * blob in one, then their bytes in one. The same checks as `readTrees`.
  */
 export async function readManyTrees(entry: CacheEntry, versions: readonly Version[]): Promise<PackageTree[]> {
+  const reader = entry.objects();
   const listings = versions.map((version) => new CheckedListing(entry, version));
+  const directories = await lookUp(reader, versions.map((version) => ({ commit: version.commit, path: repoDirectory(version.directory) })));
+  const noDirectory = (version: Version) => new GitError(`${entry.repo} has no directory "${version.directory ?? '/'}" at ${version.commit}`, true);
   let level = versions.map((version, index) => {
-    const dir = repoDirectory(version.directory);
-    return { index, prefix: '', name: dir ? `${version.commit}:${dir}` : `${version.commit}^{tree}` };
+    const found = directories[index];
+    if (!found) throw noDirectory(version);
+    return { index, prefix: '', name: found.object };
   });
   const pendingBlobs: { index: number; path: string; mode: string; object: string }[] = [];
   while (level.length > 0) {
-    const objects = await catFile(entry, level.map((t) => t.name), false);
+    const objects = await reader.contents(level.map((t) => t.name));
     const next: typeof level = [];
     level.forEach((tree, i) => {
       const object = objects[i];
-      const version = versions[tree.index]!;
       if (object?.type !== 'tree') {
-        if (tree.prefix === '') throw new GitError(`${entry.repo} has no directory "${version.directory ?? '/'}" at ${version.commit}`, true);
+        if (tree.prefix === '') throw noDirectory(versions[tree.index]!);
         return;
       }
-      const hashBytes = /^[0-9a-f]{64}$/.test(version.commit) ? 32 : 20;
-      for (const item of treeEntries(object.bytes!, hashBytes)) {
+      for (const item of treeEntries(object.bytes!, hashBytesOf(object.name))) {
         const path = listings[tree.index]!.path(tree.prefix ? Buffer.concat([Buffer.from(`${tree.prefix}/`, 'utf8'), item.name]) : item.name, item.mode === '40000');
         if (item.mode === '40000') next.push({ index: tree.index, prefix: path, name: item.object });
         else if (item.mode === '160000') listings[tree.index]!.submodule(path);
@@ -196,31 +239,35 @@ export async function readManyTrees(entry: CacheEntry, versions: readonly Versio
     });
     level = next;
   }
-  const sizes = await catFile(entry, [...new Set(pendingBlobs.map((b) => b.object))], true);
-  const sizeOf = new Map([...new Set(pendingBlobs.map((b) => b.object))].map((object, i) => [object, sizes[i]?.size ?? 0]));
+  const unique = [...new Set(pendingBlobs.map((b) => b.object))];
+  const sizes = await reader.info(unique);
+  const sizeOf = new Map(unique.map((object, i) => [object, sizes[i]?.size ?? 0]));
   for (const blob of pendingBlobs) listings[blob.index]!.blob(blob.path, blob.mode, blob.object, sizeOf.get(blob.object)!);
   for (const listing of listings) listing.done();
-  return trees(entry, listings);
+  return trees(reader, entry, listings);
 }
 
 /**
  * The paths below each directory at its commit (files, links and submodules, relative to the
- * directory; none where there is no such directory), every tree of one depth read in one
- * `cat-file`, no file read. The names are the repository's and unchecked: they are only compared
- * and shown, a name that is not UTF-8 as git quotes it.
+ * directory; none where there is no such directory), every tree of one depth read in one request
+ * to the entry's object reader, no file read. The names are the repository's and unchecked: they
+ * are only compared and shown, a name that is not UTF-8 as git quotes it.
  */
 export async function listPaths(entry: CacheEntry, versions: readonly Version[]): Promise<string[][]> {
+  const reader = entry.objects();
   const paths: string[][] = versions.map(() => []);
-  let level = versions.map((version, index) => ({ index, prefix: '', name: `${version.commit}:${repoDirectory(version.directory)}`, hashBytes: /^[0-9a-f]{64}$/.test(version.commit) ? 32 : 20 }));
+  const directories = await lookUp(reader, versions.map((version) => ({ commit: version.commit, path: repoDirectory(version.directory) })));
+  let level = directories.flatMap((found, index) => (found?.mode === '40000' ? [{ index, prefix: '', name: found.object }] : []));
   while (level.length > 0) {
-    const objects = await catFile(entry, level.map((t) => t.name), false);
+    const objects = await reader.contents(level.map((t) => t.name));
     const next: typeof level = [];
     level.forEach((tree, i) => {
-      if (objects[i]?.type !== 'tree') return;
-      for (const item of treeEntries(objects[i]!.bytes!, tree.hashBytes)) {
+      const object = objects[i];
+      if (object?.type !== 'tree') return;
+      for (const item of treeEntries(object.bytes!, hashBytesOf(object.name))) {
         const name = decodeName(item.name) ?? quoteBytes(item.name);
         const path = tree.prefix ? `${tree.prefix}/${name}` : name;
-        if (item.mode === '40000') next.push({ ...tree, prefix: path, name: item.object });
+        if (item.mode === '40000') next.push({ index: tree.index, prefix: path, name: item.object });
         else paths[tree.index]!.push(path);
       }
     });
@@ -229,10 +276,10 @@ export async function listPaths(entry: CacheEntry, versions: readonly Version[])
   return paths;
 }
 
-/** Blob contents by object name, in one `git cat-file --batch`. */
-export async function readBlobs(entry: CacheEntry, objects: readonly string[]): Promise<Map<string, Buffer>> {
+/** Blob contents by object name, in one request. */
+async function readBlobs(reader: ObjectReader, entry: CacheEntry, objects: readonly string[]): Promise<Map<string, Buffer>> {
   const unique = [...new Set(objects)];
-  const found = await catFile(entry, unique, false);
+  const found = await reader.contents(unique);
   const blobs = new Map<string, Buffer>();
   unique.forEach((object, i) => {
     const blob = found[i];

@@ -74,6 +74,17 @@ export class Repositories {
     return this.opened.get(key)!;
   }
 
+  /** Ends the reading of a repository whose plan is made; read again, it starts again. */
+  async release(repository: SyncRepository): Promise<void> {
+    const opening = this.opened.get(repositoryKey(repository.namespace, repository.name));
+    await opening?.then(({ remote }) => remote.close(), () => undefined);
+  }
+
+  /** Ends the reading of every repository: the plan is made. */
+  async close(): Promise<void> {
+    await Promise.all([...this.opened.values()].map((opening) => opening.then(({ remote }) => remote.close(), () => undefined)));
+  }
+
   /** Every repository opened without error, by namespace/name. */
   async all(): Promise<Map<string, RemoteRepository>> {
     const out = new Map<string, RemoteRepository>();

@@ -9,7 +9,7 @@
  * and all, so the annotations alone cannot say which drafts are sync's. The commit that starts each
  * draft sync writes also carries a line of its own after Porch's `kpt:` annotation; a copy makes
  * commits of its own and carries none. A draft or proposal is sync's when its workspace is one of the
- * PackageVariant controller's and that commit, found among the branch's own commits as Porch finds a
+ * PackageVariant controller's and that commit, found on the draft's first-parent chain as Porch finds a
  * revision's first task, carries the line.
  */
 import type { CommitFacts } from '../git/cached-remote';
@@ -58,9 +58,12 @@ export const withSyncRecord = (message: string): string => `${message}${SYNC_REC
 
 const FIRST_TASKS: ReadonlySet<string> = new Set<FirstTaskType>(['clone', 'edit', 'upgrade', 'init']);
 
+/** Whether a commit's message records the first task of a revision (of any package). */
+export const startsRevision = (message: string): boolean => readAnnotations(message).some((a) => a.task !== undefined && FIRST_TASKS.has(a.task.type));
+
 /**
  * Whether sync made the draft or proposal of `pkgpath` in `workspace` whose tip is `tip`: `own` holds
- * the branch's own commits (those the Repository's branch does not reach). From the tip along first
+ * the draft's first-parent chain (read back to a commit that starts a revision). From the tip along first
  * parents, commits without this revision's first task are passed over (a person may add commits to
  * sync's draft); the first that has it decides.
  */

@@ -27,12 +27,13 @@ export function gitRemotes(options: CacheOptions): (repository: SyncRepository) 
       return {
         refs: remote.refs,
         messages: (commits) => named(repository, () => remote.messages(commits)),
-        commitsAfter: (base, tips) => named(repository, () => remote.commitsAfter(base, tips)),
+        firstParentChains: (tips, stops, ends) => named(repository, () => remote.firstParentChains(tips, stops, ends)),
         files: (specs) => named(repository, () => remote.files(specs)),
         readTrees: (versions) => named(repository, () => remote.readTrees(versions)),
         listPaths: (versions) => named(repository, () => remote.listPaths(versions)),
         write: (commits) => named(repository, () => remote.write(commits)),
         push: (moves) => named(repository, () => remote.push(moves)),
+        close: () => remote.close(),
       };
     });
 }

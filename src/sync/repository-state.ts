@@ -11,7 +11,7 @@
 import type { CommitFacts } from '../git/cached-remote';
 import { kptfileData, recordedLock } from '../package/kptfile-upstream';
 import type { PackageTree } from '../package/tree';
-import { DELETION_POLICY_ANNOTATION, madeBySync, OWNER_ANNOTATION, type DeletionPolicy } from './ownership';
+import { DELETION_POLICY_ANNOTATION, madeBySync, OWNER_ANNOTATION, startsRevision, type DeletionPolicy } from './ownership';
 import { readAnnotations, type CommitAnnotation } from './porch-commits';
 import { MAX_REVISION, readPorchRef, tagRevision, VARIANT_WORKSPACE_PREFIX } from './porch-refs';
 import type { SyncRepository } from './repositories';
@@ -24,8 +24,8 @@ export interface RepositoryReader {
   readonly refs: ReadonlyMap<string, string>;
   /** Commit messages, by commit. */
   messages(commits: readonly string[]): Promise<ReadonlyMap<string, string>>;
-  /** The commits `tips` reach and `base` does not, by name, with their parents and messages. */
-  commitsAfter(base: string, tips: readonly string[]): Promise<ReadonlyMap<string, CommitFacts>>;
+  /** The first-parent chain of each tip, by name, with parents and messages: each ends before a commit of `stops`, after one that `ends` it, or at a bound. */
+  firstParentChains(tips: readonly string[], stops: ReadonlySet<string>, ends: (commit: CommitFacts) => boolean): Promise<ReadonlyMap<string, CommitFacts>>;
   /** Files at commits (`commit:path`); undefined where there is none. */
   files(specs: readonly { readonly commit: string; readonly path: string }[]): Promise<(Buffer | undefined)[]>;
   /** The files below each directory at its commit. */
@@ -89,11 +89,15 @@ interface Building {
   unreadable?: string;
 }
 
-/** Which drafts and proposals sync made: their own commits (those the branch's head does not reach) read in one go. */
+/**
+ * Which drafts and proposals sync made: each one's first-parent chain read back to the commit that
+ * starts a revision, short of the branch and the tags (history every draft shares).
+ */
 async function madeBySyncOf(reader: RepositoryReader, head: string | undefined, unpublished: readonly { pkgpath: string; f: Found }[]): Promise<Set<Found>> {
   const candidates = unpublished.filter(({ f }) => f.workspace.startsWith(VARIANT_WORKSPACE_PREFIX));
   if (!head || candidates.length === 0) return new Set();
-  const own = await reader.commitsAfter(head, candidates.map(({ f }) => f.commit));
+  const shared = new Set([head, ...[...reader.refs].filter(([ref]) => ref.startsWith('refs/tags/')).map(([, commit]) => commit)]);
+  const own = await reader.firstParentChains(candidates.map(({ f }) => f.commit), shared, (commit) => startsRevision(commit.message));
   return new Set(candidates.filter(({ pkgpath, f }) => madeBySync(pkgpath, f.workspace, f.commit, own)).map(({ f }) => f));
 }
 

@@ -87,8 +87,16 @@ export interface PlanOutcome {
 }
 
 export async function planSync(inputs: SyncInputs, settings: SyncSettings): Promise<PlanOutcome> {
-  const repositories = readRepositories(inputs.repositories);
   const opened = new Repositories(settings);
+  try {
+    return await planOpened(inputs, settings, opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function planOpened(inputs: SyncInputs, settings: SyncSettings, opened: Repositories): Promise<PlanOutcome> {
+  const repositories = readRepositories(inputs.repositories);
   const desired = await desiredDownstreams(inputs, repositories, (set) => upstreamRevisions(set, repositories, opened));
   const { unique, clashes } = sameDownstream(desired.downstreams);
   const { shard } = settings;
@@ -108,9 +116,12 @@ export async function planSync(inputs: SyncInputs, settings: SyncSettings): Prom
   // Every Repository given is looked at, for the packages its variants no longer ask for too; a few
   // at a time: one waits for git while another computes.
   const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name) && selects(settings.only, r.name));
+  // A repository's reading ends with its plan, but for an upstream's: other plans read it on.
+  const upstreams = new Set(unique.map((d) => repositoryKey(d.upstreamRepository.namespace, d.upstreamRepository.name)));
   const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, async (repository) => {
     const group = byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [];
     const done = await planRepository(repository, group, { ...settings, candidates, namespaces }, opened);
+    if (!upstreams.has(repositoryKey(repository.namespace, repository.name))) await opened.release(repository);
     settings.progress?.('planned', group.length);
     return done;
   });

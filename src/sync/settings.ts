@@ -12,6 +12,8 @@ export interface RemoteRepository extends RepositoryReader {
   write(commits: readonly NewCommit[]): Promise<string[]>;
   /** One atomic push: every ref moved to its target (null: deleted) only if it still has its expected value. */
   push(updates: readonly { readonly ref: string; readonly expected: string | undefined; readonly target: string | null }[]): Promise<void>;
+  /** Nothing more is read for now: what reads the repository ends (a later read starts it again). */
+  close(): Promise<void>;
 }
 
 export interface SyncSettings {

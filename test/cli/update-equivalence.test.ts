@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { isMap, parse, parseAllDocuments, stringify } from 'yaml';
 import { updateFromDirectories } from '../../src/update/update';
+import { chompAtEnd } from '../../src/yaml/yaml-format';
 import { normalise } from '../conformance/merge3-cases';
 import { inFileOrder, runPackages } from '../conformance/kpt-packages';
 import { loadPackageFixtures, writeFixtureTree, type Tree } from '../differential/package-fixtures';
@@ -30,11 +31,19 @@ function readTree(root: string): Map<string, Record<string, unknown>[]> {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else out.set(relative(root, full), normalise(parseAllDocuments(readFileSync(full, 'utf8')).map((d) => d.toJS() as Record<string, unknown>).filter(Boolean)));
+      else out.set(relative(root, full), normalise(documentsOf(readFileSync(full, 'utf8')).filter(Boolean)));
     }
   };
   walk(root);
   return out;
+}
+
+/** The documents of a YAML text as YAML 1.2 reads them: a block scalar ending the text without a line break has none (`yaml` adds one). */
+function documentsOf(text: string): Record<string, any>[] {
+  return parseAllDocuments(text).map((doc) => {
+    chompAtEnd(doc.contents, text);
+    return doc.toJS() as Record<string, any>;
+  });
 }
 
 const packages = runPackages().filter((run) => run.exitCode === 0);
@@ -68,8 +77,7 @@ function items(t: Tree, tag: 'original' | 'updated' | undefined): string[] {
   const out: string[] = [];
   for (const [path, content] of Object.entries(t.files)) {
     if (!isResourceFile(path) || holdsNonMap(t, path)) continue;
-    parseAllDocuments(Buffer.from(content).toString('utf8')).forEach((doc, index) => {
-      const data = doc.toJS() as Record<string, any> | null;
+    documentsOf(Buffer.from(content).toString('utf8')).forEach((data: Record<string, any> | null, index) => {
       if (data === null) return;
       data.metadata ??= {};
       data.metadata.annotations = { ...(data.metadata.annotations ?? {}), 'internal.config.kubernetes.io/path': path, 'internal.config.kubernetes.io/index': String(index), ...(tag ? { 'config.kubernetes.io/merge-source': tag } : {}) };
