@@ -6,8 +6,13 @@
  * repository is ever part of a request. Requests are answered in order; the bounds of run-git.ts
  * hold while one waits, and an answer larger than a reader may hold stops the process.
  */
-import type { CacheEntry } from './cache-entry';
 import { GitError, type LongGit } from './run-git';
+
+/** Where the objects are: a repository named `about` (for messages) whose git processes `start` starts (a cache entry). */
+export interface ObjectSource {
+  readonly about: string;
+  start(args: readonly string[]): Promise<LongGit>;
+}
 
 export interface GitObject {
   /** The object's name (for a peeled request, the object it peels to). */
@@ -151,7 +156,7 @@ class Session {
 export class ObjectReader {
   private session?: Promise<Session>;
 
-  constructor(private readonly entry: CacheEntry) {}
+  constructor(private readonly entry: ObjectSource) {}
 
   /** Type and size of each object, or undefined where the entry has none. */
   info(names: readonly string[]): Promise<(GitObject | undefined)[]> {

@@ -69,12 +69,12 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describeWithJudge('sync reads what Porch wrote as Porch reads it', 'sync on repositories Porch wrote (test/porch-judge/porch-writes.test.ts)', () => {
-  it("a draft Porch cloned: the same package revisions; sync leaves it alone, a package no variant owns", async () => {
+  it("a draft Porch cloned: the same package revisions; sync leaves it alone, a draft it did not make", async () => {
     expect(porch('clone', 'edge1', 'app', 'ws1', 'catalog.app.v1')).toMatchObject({ name: 'edge1.app.ws1', lifecycle: 'Draft', tasks: [{ type: 'clone' }] });
     expect(await syncReading(edge1())).toEqual(porchReading(edge1()));
     expect(await syncReading(edge1())).toEqual(['edge1.app.ws1 Draft 0']);
     const { plan } = await planSync(variantFile('adoptNone'), syncSettings(dir));
-    expect(plan.downstreams.map((d) => [d.action, d.detail])).toEqual([['conflict', expect.stringContaining('no variant owns it')]]);
+    expect(plan.downstreams.map((d) => [d.action, d.detail])).toEqual([['conflict', expect.stringContaining("draft ws1 is not sync's")]]);
     expect(plan.writes).toEqual([]);
   }, 120_000);
 
@@ -127,14 +127,16 @@ describeWithJudge('sync reads what Porch wrote as Porch reads it', 'sync on repo
     expect(upgraded.resources!['cm.yaml']).toMatch(/team: a[\s\S]*x: "2"/);
   }, 180_000);
 
-  it("an upgrade Porch made of sync's revision: the same package revisions; sync finds its draft current", async () => {
+  it("an upgrade Porch made of sync's revision: the same package revisions; the draft is not sync's, which upgrades in a draft of its own beside it", async () => {
     const session = new JudgeSession(dir, repositories);
     await session.sync('publish', readSyncInputs([writeFleet(dir, { edges: ['edge1'] })]), syncSettings(dir, { lifecycle: 'published' }));
     publish(repo('catalog'), 'app', 2, { Kptfile: kptfile('app'), 'cm.yaml': configMap('cm', { x: '2' }) });
     expect(porch('upgrade', 'edge1', 'app', 'packagevariant-2', 'catalog.app.v1', 'catalog.app.v2', 'edge1.app.packagevariant-1')).toMatchObject({ lifecycle: 'Draft', tasks: [{ type: 'upgrade' }] });
     expect(await syncReading(edge1())).toEqual(porchReading(edge1()));
     const { plan } = await session.sync('after Porch upgraded', readSyncInputs([writeFleet(dir, { edges: ['edge1'], workspace: 'v2' })]), syncSettings(dir));
-    expect(plan.downstreams.map((d) => d.action)).toEqual(['unchanged']);
+    expect(plan.downstreams.map((d) => [d.action, d.detail, d.refs])).toEqual([
+      ['upgrade', expect.stringContaining('left alone, not made by sync: draft edge1.app.packagevariant-2'), ['drafts/app/packagevariant-3']],
+    ]);
     expect(session.differences).toEqual([]);
   }, 180_000);
 
