@@ -1,6 +1,9 @@
 /** Unit, golden and end-to-end suites; tsc --noEmit type-checks separately (npm run typecheck). */
 module.exports = {
   testEnvironment: 'node',
+  // Most suites wait on git, kpt and Go processes: two workers keep both cores busy (jest's default on
+  // two cores is one).
+  maxWorkers: 2,
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
