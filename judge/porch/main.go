@@ -21,7 +21,8 @@ import (
 
 const usage = `usage: porch-judge -repositories FILE [-cache DIR] [-author "Name <email>"] COMMAND ARGS
 
-FILE holds config.porch.kpt.dev/v1alpha1 Repository objects (YAML or JSON), spec.git.repo a path or
+FILE holds config.porch.kpt.dev/v1alpha1 Repository objects (YAML or JSON; other kinds are passed
+over), spec.git.repo a path (from the file's directory where it starts with ./ or ../) or
 a URL go-git reads. Commands (a PackageRevision is named as Porch names it, repository.package.workspace):
 
   list [-resources] [REPOSITORY...]         every PackageRevision of each Repository, as JSON
@@ -31,6 +32,9 @@ a URL go-git reads. Commands (a PackageRevision is named as Porch names it, repo
   lifecycle NAME LIFECYCLE                  Proposed, Published (approve), DeletionProposed, Draft
   push NAME PATH=FILE...                    replace or add files of a draft
   delete NAME                               delete a PackageRevision
+  controllers [-state FILE] [-passes N] FLEET...   Porch's PackageVariantSet and PackageVariant
+                                            controllers over the fleet files' objects, until a pass
+                                            writes nothing; -state keeps the cluster between runs
 
 A command that writes prints the PackageRevision it leaves, as JSON.
 `
@@ -148,6 +152,8 @@ func command(ctx context.Context, p *porch, name string, args []string, out io.W
 		if err != nil {
 			return err
 		}
+	case "controllers":
+		return p.controllers(ctx, args, out)
 	case "delete":
 		if err := wants(1); err != nil {
 			return err
