@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	porchapi "github.com/nephio-project/porch/api/porch/v1alpha1"
 	configapi "github.com/nephio-project/porch/api/porchconfig/v1alpha1"
@@ -28,8 +27,8 @@ type cluster struct {
 	client client.WithWatch
 	// writes counts the calls that changed something: a pass of the controllers that adds none is the last.
 	writes int
-	// listed is the PackageRevision listing since the last write, as the controllers' informer cache
-	// answers their List calls without asking the server each time.
+	// listed answers the controllers' List calls as their informer cache does: listed once, then
+	// kept up to date by every PackageRevision written, as the watch events of the writes keep it.
 	listed *porchapi.PackageRevisionList
 }
 
@@ -56,7 +55,34 @@ func newCluster(p *porch, scheme *runtime.Scheme, objects []client.Object) *clus
 
 func (k *cluster) changed() {
 	k.writes++
-	k.listed = nil
+}
+
+// written keeps the listing up to date with a PackageRevision created or changed: the object the
+// controllers see next.
+func (k *cluster) written(ctx context.Context, revision repository.PackageRevision) (*porchapi.PackageRevision, error) {
+	k.writes++
+	object, err := revision.GetPackageRevision(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if k.listed != nil {
+		k.forget(object.Name)
+		k.listed.Items = append(k.listed.Items, *object.DeepCopy())
+	}
+	return object, nil
+}
+
+func (k *cluster) forget(name string) {
+	if k.listed == nil {
+		return
+	}
+	kept := k.listed.Items[:0]
+	for _, item := range k.listed.Items {
+		if item.Name != name {
+			kept = append(kept, item)
+		}
+	}
+	k.listed.Items = kept
 }
 
 func (k *cluster) get(ctx context.Context, store client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
@@ -107,7 +133,6 @@ func (k *cluster) list(ctx context.Context, store client.WithWatch, list client.
 				listed.Items = append(listed.Items, *object)
 			}
 		}
-		sort.SliceStable(listed.Items, func(i, j int) bool { return listed.Items[i].Name < listed.Items[j].Name })
 		k.listed = listed
 	}
 	k.listed.DeepCopyInto(target)
@@ -125,8 +150,7 @@ func (k *cluster) create(ctx context.Context, store client.WithWatch, obj client
 		if err != nil {
 			return err
 		}
-		k.changed()
-		object, err := written.GetPackageRevision(ctx)
+		object, err := k.written(ctx, written)
 		if err != nil {
 			return err
 		}
@@ -161,8 +185,7 @@ func (k *cluster) update(ctx context.Context, store client.WithWatch, obj client
 		if err != nil {
 			return err
 		}
-		k.changed()
-		object, err := written.GetPackageRevision(ctx)
+		object, err := k.written(ctx, written)
 		if err != nil {
 			return err
 		}
@@ -181,7 +204,9 @@ func (k *cluster) update(ctx context.Context, store client.WithWatch, obj client
 		if err != nil {
 			return err
 		}
-		k.changed()
+		if _, err := k.written(ctx, written); err != nil {
+			return err
+		}
 		resources, err := written.GetResources(ctx)
 		if err != nil {
 			return err
@@ -234,6 +259,7 @@ func (k *cluster) delete(ctx context.Context, store client.WithWatch, obj client
 			return err
 		}
 		k.changed()
+		k.forget(target.Name)
 		return nil
 	case *porchapi.PackageRevisionResources:
 		return fmt.Errorf("the judge serves no delete of PackageRevisionResources %s", target.Name)
