@@ -13,13 +13,14 @@ import (
 	"io"
 	"net/mail"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/nephio-project/porch/pkg/repository"
 	"k8s.io/klog/v2"
 )
 
-const usage = `usage: porch-judge -repositories FILE [-cache DIR] [-author "Name <email>"] COMMAND ARGS
+const usage = `usage: porch-judge -repositories FILE [-cache DIR] [-author "Name <email>"] [-cpuprofile FILE] COMMAND ARGS
 
 FILE holds config.porch.kpt.dev/v1alpha1 Repository objects (YAML or JSON; other kinds are passed
 over), spec.git.repo a path (from the file's directory where it starts with ./ or ../) or
@@ -65,6 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	repositories := flags.String("repositories", "", "")
 	cacheDir := flags.String("cache", "", "")
 	author := flags.String("author", "porch-judge <porch-judge@example.invalid>", "")
+	cpuProfile := flags.String("cpuprofile", "", "")
 	if err := flags.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -83,6 +85,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(dir)
 		*cacheDir = dir
+	}
+	if *cpuProfile != "" {
+		// Where Porch's time goes: `go tool pprof -top bin/porch-judge FILE`.
+		profile, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer profile.Close()
+		if err := pprof.StartCPUProfile(profile); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	p, err := openPorch(ctx, *repositories, *cacheDir, identity{name: who.Name, email: who.Address})
 	if err != nil {

@@ -122,7 +122,11 @@ func readRepositories(path string) ([]*configapi.Repository, error) {
 		}
 		if strings.HasPrefix(repo.Spec.Git.Repo, "./") || strings.HasPrefix(repo.Spec.Git.Repo, "../") {
 			// As sync reads a fleet file: a relative path is from the file's directory.
-			repo.Spec.Git.Repo = filepath.Join(filepath.Dir(path), repo.Spec.Git.Repo)
+			absolute, err := filepath.Abs(filepath.Join(filepath.Dir(path), repo.Spec.Git.Repo))
+			if err != nil {
+				return nil, fmt.Errorf("%s: Repository %s: %w", path, repo.Name, err)
+			}
+			repo.Spec.Git.Repo = absolute
 		}
 		if repo.Namespace == "" {
 			repo.Namespace = "default"
