@@ -13,7 +13,7 @@ import { planSync, writePlan } from '../../src/sync/run';
 import { configMap, kptfile } from '../pkg/trees';
 import { catalogAndEdges, publish, syncSettings, writeFleet } from '../sync/porch-repos';
 import { differences, leftBehind, porchControllers, porchLifecycle, withoutNamedDifferences, type FleetCopy } from './controllers';
-import { describeWithJudge } from './judge';
+import { describeWithJudge, porchList } from './judge';
 
 let dir: string;
 beforeEach(() => {
@@ -48,6 +48,16 @@ async function sync(copy: FleetCopy): Promise<void> {
 }
 
 describeWithJudge("Porch's controllers and sync leave the same repositories", "Porch's controllers beside sync (test/porch-judge/controllers.test.ts)", () => {
+  it('reads the Repositories of a fleet file sync reads, their relative paths from the file', () => {
+    catalogAndEdges(dir);
+    const listing = porchList(writeFleet(dir), join(dir, 'porch-cache'));
+    expect(listing.repositories.map((r) => [r.name, r.packageRevisions.map((p) => `${p.name} ${p.lifecycle}`)])).toEqual([
+      ['catalog', ['catalog.app.main Published', 'catalog.app.v1 Published']],
+      ['edge1', []],
+      ['edge2', []],
+    ]);
+  });
+
   it('create, edit, approve, upgrade, a target going and coming back', async () => {
     const [porchCopy, syncCopy] = [fleetCopy('porch'), fleetCopy('sync')];
     const found = new Map<string, string[]>();
