@@ -72,7 +72,7 @@ function nodeTime(dir) {
   return Object.fromEntries(Object.entries(sums).map(([area, ms]) => [area, round(ms / 1000, 2)]));
 }
 
-const GIT_ENV = {
+export const GIT_ENV = {
   ...process.env,
   GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_CONFIG_NOSYSTEM: '1',

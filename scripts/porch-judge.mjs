@@ -2,7 +2,8 @@
 /**
  * npm run porch-judge: builds the judge (judge/porch, Porch's own repository code as a Go module),
  * then replays every sync scenario of the test suite under it (test/porch-judge/porch-judge.test.ts)
- * and ends with `N passed, M failed`. `--plant-wrong-revision` renumbers one published tag behind
+ * and runs Porch's own controllers beside sync (test/porch-judge/controllers.test.ts), and ends with
+ * `N passed, M failed`. `--plant-wrong-revision` renumbers one published tag behind
  * sync's back in one scenario, to show that the judge then fails, naming the repository and the
  * PackageRevision.
  */
@@ -35,7 +36,7 @@ console.log(`porch-judge: judge/porch built in ${((Date.now() - started) / 1000)
 const scratch = mkdtempSync(join(tmpdir(), 'porch-judge-'));
 const results = join(scratch, 'results.json');
 const env = { ...process.env, ...(args.length ? { PORCH_JUDGE_PLANT: 'wrong-revision' } : {}) };
-const jest = spawnSync(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--runTestsByPath', join('test', 'porch-judge', 'porch-judge.test.ts'), '--json', '--outputFile', results], { cwd: root, env, stdio: 'inherit' });
+const jest = spawnSync(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--runTestsByPath', join('test', 'porch-judge', 'porch-judge.test.ts'), join('test', 'porch-judge', 'controllers.test.ts'), '--json', '--outputFile', results], { cwd: root, env, stdio: 'inherit' });
 let summary;
 try {
   summary = JSON.parse(readFileSync(results, 'utf8'));

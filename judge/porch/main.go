@@ -13,15 +13,17 @@ import (
 	"io"
 	"net/mail"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/nephio-project/porch/pkg/repository"
 	"k8s.io/klog/v2"
 )
 
-const usage = `usage: porch-judge -repositories FILE [-cache DIR] [-author "Name <email>"] COMMAND ARGS
+const usage = `usage: porch-judge -repositories FILE [-cache DIR] [-author "Name <email>"] [-cpuprofile FILE] COMMAND ARGS
 
-FILE holds config.porch.kpt.dev/v1alpha1 Repository objects (YAML or JSON), spec.git.repo a path or
+FILE holds config.porch.kpt.dev/v1alpha1 Repository objects (YAML or JSON; other kinds are passed
+over), spec.git.repo a path (from the file's directory where it starts with ./ or ../) or
 a URL go-git reads. Commands (a PackageRevision is named as Porch names it, repository.package.workspace):
 
   list [-resources] [REPOSITORY...]         every PackageRevision of each Repository, as JSON
@@ -31,6 +33,9 @@ a URL go-git reads. Commands (a PackageRevision is named as Porch names it, repo
   lifecycle NAME LIFECYCLE                  Proposed, Published (approve), DeletionProposed, Draft
   push NAME PATH=FILE...                    replace or add files of a draft
   delete NAME                               delete a PackageRevision
+  controllers [-state FILE] [-passes N] FLEET...   Porch's PackageVariantSet and PackageVariant
+                                            controllers over the fleet files' objects, until a pass
+                                            writes nothing; -state keeps the cluster between runs
 
 A command that writes prints the PackageRevision it leaves, as JSON.
 `
@@ -61,6 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	repositories := flags.String("repositories", "", "")
 	cacheDir := flags.String("cache", "", "")
 	author := flags.String("author", "porch-judge <porch-judge@example.invalid>", "")
+	cpuProfile := flags.String("cpuprofile", "", "")
 	if err := flags.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -79,6 +85,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(dir)
 		*cacheDir = dir
+	}
+	if *cpuProfile != "" {
+		// Where Porch's time goes: `go tool pprof -top bin/porch-judge FILE`.
+		profile, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer profile.Close()
+		if err := pprof.StartCPUProfile(profile); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	p, err := openPorch(ctx, *repositories, *cacheDir, identity{name: who.Name, email: who.Address})
 	if err != nil {
@@ -148,6 +166,8 @@ func command(ctx context.Context, p *porch, name string, args []string, out io.W
 		if err != nil {
 			return err
 		}
+	case "controllers":
+		return p.controllers(ctx, args, out)
 	case "delete":
 		if err := wants(1); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -109,4 +110,25 @@ func (m *memoryObjects) store(key client.ObjectKey, obj client.Object) error {
 	}
 	m.objects[key] = encoded
 	return nil
+}
+
+// snapshot gives every object kept, by namespace/name: the state a later run starts from.
+func (m *memoryObjects) snapshot() map[string]json.RawMessage {
+	m.mutex.Lock()
+	defer m.mutex.Unlock()
+	kept := make(map[string]json.RawMessage, len(m.objects))
+	for key, stored := range m.objects {
+		kept[key.String()] = stored
+	}
+	return kept
+}
+
+// restore keeps the objects of a snapshot.
+func (m *memoryObjects) restore(kept map[string]json.RawMessage) {
+	m.mutex.Lock()
+	defer m.mutex.Unlock()
+	for name, stored := range kept {
+		namespace, name, _ := strings.Cut(name, "/")
+		m.objects[client.ObjectKey{Namespace: namespace, Name: name}] = stored
+	}
 }

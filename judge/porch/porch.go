@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,6 +27,8 @@ import (
 type porch struct {
 	engine       engine.CaDEngine
 	repositories []*configapi.Repository
+	// The cluster's PackageRev objects: what Porch keeps of a PackageRevision outside git (owners, labels).
+	metadata *memoryObjects
 }
 
 // identity stands for the user on whose behalf Porch writes: the author of its commits.
@@ -66,11 +69,12 @@ func openPorch(ctx context.Context, repositoriesFile, cacheDir string, author id
 		return nil, err
 	}
 	watchers := engine.NewWatcherManager()
+	metadata := newMemoryObjects()
 	cache, err := (&crcache.CrCacheFactory{}).NewCache(ctx, cachetypes.CacheOptions{
 		ExternalRepoOptions:  externalrepotypes.ExternalRepoOptions{LocalDirectory: cacheDir, UserInfoProvider: author},
 		RepoSyncFrequency:    time.Hour,
 		RepoPRChangeNotifier: watchers,
-		CoreClient:           newMemoryObjects(),
+		CoreClient:           metadata,
 		CacheType:            cachetypes.CRCacheType,
 	})
 	if err != nil {
@@ -89,7 +93,7 @@ func openPorch(ctx context.Context, repositoriesFile, cacheDir string, author id
 	if err != nil {
 		return nil, fmt.Errorf("cannot make Porch's engine: %w", err)
 	}
-	return &porch{engine: cad, repositories: repositories}, nil
+	return &porch{engine: cad, repositories: repositories, metadata: metadata}, nil
 }
 
 // readRepositories reads config.porch.kpt.dev Repository objects, with the defaults Porch's
@@ -109,11 +113,20 @@ func readRepositories(path string) ([]*configapi.Repository, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if repo.Kind == "" {
+		// A fleet file holds PackageVariants and PackageVariantSets beside its Repositories.
+		if repo.Kind != "Repository" {
 			continue
 		}
-		if repo.Kind != "Repository" || repo.Spec.Git == nil {
-			return nil, fmt.Errorf("%s: %s %s is not a git Repository", path, repo.Kind, repo.Name)
+		if repo.Spec.Git == nil {
+			return nil, fmt.Errorf("%s: Repository %s is not a git Repository", path, repo.Name)
+		}
+		if strings.HasPrefix(repo.Spec.Git.Repo, "./") || strings.HasPrefix(repo.Spec.Git.Repo, "../") {
+			// As sync reads a fleet file: a relative path is from the file's directory.
+			absolute, err := filepath.Abs(filepath.Join(filepath.Dir(path), repo.Spec.Git.Repo))
+			if err != nil {
+				return nil, fmt.Errorf("%s: Repository %s: %w", path, repo.Name, err)
+			}
+			repo.Spec.Git.Repo = absolute
 		}
 		if repo.Namespace == "" {
 			repo.Namespace = "default"
