@@ -1,21 +1,23 @@
 /**
  * Reads a document written in the simple block YAML that KRM packages are made of, straight from its
  * lines, several times faster than `yaml`'s lexer, parser and composer: a map at column 0 of block
- * maps and sequences, one-line scalars (plain, quoted, double-quoted with escapes) and flow
- * collections, `|` and `|-` literals, comments and blank lines. What it reads, a `Build` makes: plain
+ * maps and sequences, scalars (plain, quoted, double-quoted with escapes; a map's values also over
+ * several lines, folded) and one-line flow collections, `|` and `|-` literals, comments and blank lines. What it reads, a `Build` makes: plain
  * data (data-reader.ts) or `yaml`'s node tree (tree-builder.ts), exactly what `yaml` gives for the text.
  *
  * Anything else is refused (outsideSubset) and the caller parses, which also reports what is wrong:
- * flow collections or quoted scalars over several lines, folded, kept or explicitly indented block
+ * flow collections over several lines, scalars over several lines in a list, a backslash at the end
+ * of a double-quoted scalar's line, folded, kept or explicitly indented block
  * scalars, anchors, tags, keys that are not strings, duplicate keys, collections nested deeper than
  * the parser's bound (nesting-depth.ts, which the parser's budget then applies), and, for a builder that keeps
  * comments, comments where the rules encoded here (comment-props.ts) do not say where `yaml` files
  * them (deeper than the value before them, around values left empty).
  */
 import { commentText, endComment, preludeComment, propsOf, Props } from './comment-props';
+import { foldedValue, type FoldedStyle } from './folded-scalar';
 import { BLANK, COMMENT, CONTENT, type Line, type LineCursor } from './lines';
 import { MAX_NESTING_DEPTH } from './nesting-depth';
-import { isQuote, outsideSubset, quoted, type Read } from './scalars';
+import { closingQuote, isQuote, outsideSubset, quoted, type Read } from './scalars';
 
 /** A key as written: its text, and its spelling with the quotes when quoted. */
 export interface Key {
@@ -33,6 +35,8 @@ export interface Build<N, K> {
   plain(text: string): N;
   /** A quoted scalar: its value, and its text with the quotes. */
   quoted(value: string, spelling: string): N;
+  /** A plain or quoted scalar written over several lines, its value folded: `yaml` keeps no spelling of it. */
+  folded(value: string, style: FoldedStyle): N;
   /** The value of a `|` scalar, or of a `|-` one (`strip`). */
   literal(value: string, strip: boolean): N;
   /** Nothing after `key:` or `-`, and nothing below. */
@@ -284,7 +288,7 @@ export class BlockReader<N, K> {
         build.set(map, key, this.valueBelow(key, rest, indent));
         lineValue = false;
       } else {
-        build.set(map, key, this.lineValue(rest, indent));
+        build.set(map, key, this.lineValue(rest, indent, true));
         lineValue = true;
       }
     }
@@ -328,8 +332,11 @@ export class BlockReader<N, K> {
     return isSeqEntry(line.content) ? this.seq(line.indent) : this.map(line.indent);
   }
 
-  /** A value on its owner's line: a literal, or a scalar or flow collection with perhaps a comment. No line below may be deeper (it would continue the scalar). */
-  private lineValue(text: string, ownerIndent: number): N {
+  /**
+   * A value that starts on its owner's line: a literal, or a scalar or flow collection with perhaps
+   * a comment. A scalar may go on over deeper lines where `folds`; no other line below may be deeper.
+   */
+  private lineValue(text: string, ownerIndent: number, folds: boolean): N {
     const literal = LITERAL_HEADER.exec(text);
     let node: N;
     if (literal) {
@@ -338,18 +345,22 @@ export class BlockReader<N, K> {
       const strip = literal[1] === '-';
       node = this.build.literal(this.literal(ownerIndent, strip), strip);
     } else {
-      node = this.scalar(text);
+      node = this.scalar(text, folds ? ownerIndent : undefined);
     }
     const next = this.content();
     if (next !== undefined && next.indent > ownerIndent) outsideSubset();
     return node;
   }
 
-  /** A one-line scalar or flow collection, with an optional comment after it. */
-  private scalar(text: string): N {
+  /**
+   * A scalar or a one-line flow collection, with an optional comment after it; a scalar goes on over
+   * the lines below that are deeper than `foldAbove`, where that is given.
+   */
+  private scalar(text: string, foldAbove?: number): N {
     let node: N;
     let comment: string | undefined;
     if (isQuote(text[0]) || text[0] === '{' || text[0] === '[') {
+      if (foldAbove !== undefined && isQuote(text[0]) && closingQuote(text, 1, text[0]!) === -1) return this.foldedQuoted(text, foldAbove);
       const read = this.flow.node(text, 0, this.depth);
       node = read.value;
       comment = trailingComment(text.slice(read.end));
@@ -358,11 +369,58 @@ export class BlockReader<N, K> {
       const hash = text.indexOf(' #');
       const value = (hash === -1 ? text : text.slice(0, hash)).replace(TRAILING_SPACES, '');
       if (value.includes(': ') || value.endsWith(':')) outsideSubset();
+      if (hash === -1 && foldAbove !== undefined) return this.plainLines(value, foldAbove);
       node = this.build.plain(value);
       if (hash !== -1) comment = text.slice(hash + 1);
     }
     if (comment !== undefined && this.keep) this.build.after(node, commentText(comment));
     return node;
+  }
+
+  /** A plain scalar, `first` its first line, and the lines below deeper than `ownerIndent` that go on with it. */
+  private plainLines(first: string, ownerIndent: number): N {
+    const { lines } = this;
+    const parts = [first];
+    const blanks: Line[] = [];
+    for (let line = lines.current; line !== undefined; line = lines.current) {
+      if (line.kind === BLANK) {
+        blanks.push(line);
+      } else if (line.kind === CONTENT && line.indent > ownerIndent) {
+        const text = line.content.replace(TRAILING_SPACES, '');
+        if (INDICATOR_START.test(text) || text.includes(': ') || text.endsWith(':') || text.includes(' #')) outsideSubset();
+        parts.push(...blanks.map(() => ''), text);
+        blanks.length = 0;
+      } else {
+        break;
+      }
+      lines.advance();
+    }
+    // Blank lines after the scalar are the gap before what follows, as content() takes them.
+    if (this.keep && blanks.length > 0) (this.gap ??= []).push(...blanks);
+    return parts.length === 1 ? this.build.plain(first) : this.build.folded(foldedValue(parts, 'PLAIN'), 'PLAIN');
+  }
+
+  /** A quoted scalar that closes on a line below, `text` its first line from the opening quote. */
+  private foldedQuoted(text: string, ownerIndent: number): N {
+    const { lines } = this;
+    const mark = text[0]!;
+    const parts = [text.slice(1)];
+    for (let line = lines.current; ; line = lines.current) {
+      // Its lines are deeper than its owner; otherwise the parser says what is wrong.
+      if (line === undefined || (line.kind !== BLANK && line.indent <= ownerIndent)) outsideSubset();
+      lines.advance();
+      const close = closingQuote(line.content, 0, mark);
+      if (close === -1) {
+        parts.push(line.content);
+        continue;
+      }
+      parts.push(line.content.slice(0, close));
+      const style = mark === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE';
+      const node = this.build.folded(foldedValue(parts, style), style);
+      const comment = trailingComment(line.content.slice(close + 1));
+      if (comment !== undefined && this.keep) this.build.after(node, commentText(comment));
+      return node;
+    }
   }
 
   /**
@@ -437,7 +495,7 @@ export class BlockReader<N, K> {
         lineValue = false;
       } else {
         this.lines.advance();
-        const value = this.lineValue(after, indent);
+        const value = this.lineValue(after, indent, false);
         if (props) build.before(value, props.comment || undefined, props.spaceBefore);
         build.push(seq, value);
         lineValue = true;

@@ -15,13 +15,16 @@ const INTEGER_LIKE = /^\d/;
 const isOrdinaryKey = (key: string): boolean => key !== '__proto__' && !INTEGER_LIKE.test(key);
 const PLAIN_KEYS = new AcceptedStrings((key) => readsBackAsString(key) && isOrdinaryKey(key));
 
+function plainData(text: string): unknown {
+  const tag = plainTag(text);
+  return tag.test === undefined ? text : resolvedValue(tag.resolve(text, outsideSubset, {}));
+}
+
 const PLAIN_DATA: Build<unknown, string> = {
   comments: false,
-  plain(text) {
-    const tag = plainTag(text);
-    return tag.test === undefined ? text : resolvedValue(tag.resolve(text, outsideSubset, {}));
-  },
+  plain: plainData,
   quoted: (value) => value,
+  folded: (value, style) => (style === 'PLAIN' ? plainData(value) : value),
   literal: (value) => value,
   empty: () => null,
   key({ key, quoted }) {

@@ -105,38 +105,42 @@ function unescape(escape: string): string {
   return code <= 0x10ffff ? String.fromCodePoint(code) : outsideSubset();
 }
 
-/** A double-quoted scalar that starts at `at` and closes on its line, its escapes read. */
-function doubleQuoted(text: string, at: number): Read<string> {
-  // The closing quote is the first one after an even run of backslashes.
-  let close = text.indexOf('"', at + 1);
-  for (; close !== -1; close = text.indexOf('"', close + 1)) {
+/**
+ * Where a scalar quoted with `mark` closes in `text` (one line) from `from` on: the first `"` after
+ * an even run of backslashes, or the first `'` not doubled; -1 when it goes on to the next line.
+ */
+export function closingQuote(text: string, from: number, mark: string): number {
+  for (let close = text.indexOf(mark, from); close !== -1; close = text.indexOf(mark, close + 1)) {
+    if (mark === "'") {
+      if (text[close + 1] !== "'") return close;
+      close += 1;
+      continue;
+    }
     let backslashes = 0;
     while (text[close - 1 - backslashes] === '\\') backslashes += 1;
-    if (backslashes % 2 === 0) break;
+    if (backslashes % 2 === 0) return close;
   }
-  if (close === -1) outsideSubset();
-  const body = text.slice(at + 1, close);
-  // One replace builds the value whole: a string built a piece at a time is a rope, up to a hundred
-  // bytes a character until it is flattened.
-  return { value: body.includes('\\') ? body.replace(ESCAPE, unescape) : body, end: close + 1 };
+  return -1;
 }
 
-/** A single-quoted scalar that starts at `at` and closes on its line, `''` read as `'`. */
-function singleQuoted(text: string, at: number): Read<string> {
-  let value = '';
-  for (let from = at + 1; ; ) {
-    const quote = text.indexOf("'", from);
-    if (quote === -1) outsideSubset();
-    value += text.slice(from, quote);
-    if (text[quote + 1] !== "'") return { value, end: quote + 1 };
-    value += "'";
-    from = quote + 2;
-  }
+/** The value of a double-quoted scalar's body, its escapes read. */
+export function unescapeDoubleQuoted(body: string): string {
+  // One replace builds the value whole: a string built a piece at a time is a rope, up to a hundred
+  // bytes a character until it is flattened.
+  return body.includes('\\') ? body.replace(ESCAPE, unescape) : body;
+}
+
+/** The value of a single-quoted scalar's body, `''` read as `'`. */
+export function unquoteSingleQuoted(body: string): string {
+  return body.includes("'") ? body.replace(/''/g, "'") : body;
 }
 
 /** A quoted scalar that starts at `at` (on its quote) and closes on the same line. */
 export function quoted(text: string, at: number): Read<string> {
-  return text[at] === '"' ? doubleQuoted(text, at) : singleQuoted(text, at);
+  const close = closingQuote(text, at + 1, text[at]!);
+  if (close === -1) outsideSubset();
+  const body = text.slice(at + 1, close);
+  return { value: text[at] === '"' ? unescapeDoubleQuoted(body) : unquoteSingleQuoted(body), end: close + 1 };
 }
 
 export const isQuote = (char: string | undefined): boolean => char === "'" || char === '"';

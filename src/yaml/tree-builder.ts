@@ -13,6 +13,7 @@
 import * as yaml from 'yaml';
 import { Document, type Node, type Scalar as ScalarNode, type YAMLMap as YAMLMapNode, type YAMLSeq as YAMLSeqNode } from 'yaml';
 import { BlockReader, type Build } from './block-reader';
+import type { FoldedStyle } from './folded-scalar';
 import { BREAKS_THE_LINE_SCAN, LineCursor, type LineRange } from './lines';
 import { AcceptedStrings, OutsideSubset, outsideSubset, plainTag, readsBackAsString, YAML_11_NON_STRING, type Spelled } from './scalars';
 import { PARSE_OPTIONS, parseYaml, type YamlVersion } from './yaml-format';
@@ -42,18 +43,27 @@ class NodeBuild implements Build<Node, ScalarNode> {
 
   constructor(private readonly doc: Document) {}
 
-  /** A plain scalar as the composer resolves it: the first default tag whose test matches, else a string. */
   plain(source: string): ScalarNode {
-    const tag = plainTag(source);
-    // Most plain scalars are strings, which resolve to themselves.
-    const resolved: unknown = tag.test === undefined ? source : tag.resolve(source, outsideSubset, this.doc.options);
-    const scalar: Spelled = isScalar(resolved) ? resolved : new Scalar(resolved);
-    scalar.source = source;
-    scalar.type = 'PLAIN';
-    if (tag.format) scalar.format = tag.format;
+    const scalar: Spelled = this.resolvedPlain(source);
     // Spellings are kept for what rendering could spell otherwise: not plain strings (see releaseToken).
     if (typeof scalar.value !== 'string' || YAML_11_NON_STRING.test(scalar.value)) scalar.spelling = source;
     return scalar;
+  }
+
+  /** A plain scalar as the composer resolves it: the first default tag whose test matches, else a string. */
+  private resolvedPlain(source: string): ScalarNode {
+    const tag = plainTag(source);
+    // Most plain scalars are strings, which resolve to themselves.
+    const resolved: unknown = tag.test === undefined ? source : tag.resolve(source, outsideSubset, this.doc.options);
+    const scalar = isScalar(resolved) ? resolved : new Scalar(resolved);
+    scalar.source = source;
+    scalar.type = 'PLAIN';
+    if (tag.format) scalar.format = tag.format;
+    return scalar;
+  }
+
+  folded(value: string, style: FoldedStyle): ScalarNode {
+    return style === 'PLAIN' ? this.resolvedPlain(value) : scalarOf(value, value, style);
   }
 
   quoted(value: string, spelling: string): ScalarNode {

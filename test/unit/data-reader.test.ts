@@ -68,6 +68,11 @@ describe('reading simple block YAML', () => {
       'a: |\n  x\n\n    # y\n   \n\nb: |- # c\n  z\n\nc:\n- |\n  w\nd: |\ne: |',
       { a: 'x\n\n  # y\n \n', b: 'z', c: ['w\n'], d: '', e: '' },
     ],
+    [
+      'scalars folded over several lines, quoted and plain, with empty lines inside',
+      "a: 'x\n  y''s\n\n   z '\nb: \"\\u00e9\n  \\\"q\\\" \"\nc: plain\n  text\n\n\n  more\nd: 1\n  2\ne: x # c\n",
+      { a: "x y's\nz ", b: 'é "q" ', c: 'plain text\n\nmore', d: '1 2', e: 'x' },
+    ],
   ])('reads %s', (_name, text, expected) => {
     expect(readSimpleBlockMap(text)).toEqual(expected);
     expect(yamlRead(text)).toEqual(expected);

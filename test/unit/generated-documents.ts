@@ -2,8 +2,8 @@
 
 /**
  * Documents made from a tape of choices, so that fast-check shrinks a failure to a short one: maps,
- * compact and wide lists, flow collections, literals, scalars of every core type, and comments and
- * blank lines at any column wherever a line can go.
+ * compact and wide lists, flow collections, literals, scalars of every core type, scalars folded
+ * over several lines, and comments and blank lines at any column wherever a line can go.
  */
 export function generatedDocument(tape: readonly number[]): string {
   let at = 0;
@@ -17,6 +17,15 @@ export function generatedDocument(tape: readonly number[]): string {
     for (let n = choose(6) - 3; n > 0; n -= 1) out.push(choose(3) === 0 ? pick(['', '  ']) : ' '.repeat(choose(maxIndent + 1)) + pick(COMMENTS));
   };
   const lineComment = () => (choose(5) === 0 ? ` ${pick(COMMENTS)}` : '');
+  // Words of a scalar over several lines: text, escapes, what reads as a key, a comment or an
+  // indicator elsewhere, trailing spaces and backslashes; quoted or plain, at any column.
+  const FOLDED_WORDS = ['a', 'two words', "it''s", '\\"q\\"', '\\u00e9 \\x41', '\\', '# not', 'x: y', 'z:', '- y', 'tail  ', '', 'nb\u00a0sp', '1', 'true', '{a}', "'", '"'];
+  const folded = (indent: number, head: string): void => {
+    const quote = pick(["'", '"', '']);
+    out.push(`${head} ${quote}${pick(FOLDED_WORDS)}`);
+    for (let n = 1 + choose(3); n > 0; n -= 1) out.push(choose(4) === 0 ? pick(['', '  ']) : ' '.repeat(choose(6) === 0 ? choose(indent + 1) : indent + 1 + choose(4)) + pick(FOLDED_WORDS));
+    out[out.length - 1] += `${quote}${lineComment()}`;
+  };
   const map = (indent: number, depth: number): void => {
     const used = new Set<string>();
     for (let n = 1 + choose(3); n > 0; n -= 1) {
@@ -40,11 +49,12 @@ export function generatedDocument(tape: readonly number[]): string {
         out.push(`${' '.repeat(indent)}- ${pick(COMMENTS)}`);
         gap(indent + 4);
         map(indent + 2, depth + 1);
-      } else out.push(`${' '.repeat(indent)}- ${pick(SCALARS)}${lineComment()}`);
+      } else if (choose(6) === 0) folded(indent, `${' '.repeat(indent)}-`);
+      else out.push(`${' '.repeat(indent)}- ${pick(SCALARS)}${lineComment()}`);
     }
   };
   const value = (indent: number, head: string, depth: number): void => {
-    const kind = depth < 3 ? choose(6) : 4 + choose(2);
+    const kind = depth < 3 ? choose(7) : 4 + choose(3);
     if (kind <= 1) {
       out.push(head + lineComment());
       gap(indent + 4);
@@ -54,6 +64,7 @@ export function generatedDocument(tape: readonly number[]): string {
       out.push(`${head} ${pick(['|', '|-'])}`);
       for (let n = 1 + choose(3); n > 0; n -= 1) out.push(choose(5) === 0 ? '' : ' '.repeat(indent + 2 + 2 * choose(2)) + pick(['text', '# not a comment', 'a: b']));
     } else if (kind === 3) out.push(head + lineComment());
+    else if (kind === 6) folded(indent, head);
     else out.push(`${head} ${pick(SCALARS)}${lineComment()}`);
   };
   gap(4);

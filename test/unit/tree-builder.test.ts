@@ -6,7 +6,7 @@
  * real packages are usually made of, or the fast paths are never taken.
  */
 import fc from 'fast-check';
-import type { Document } from 'yaml';
+import { parseDocument, visit, type Document } from 'yaml';
 import { readSimpleBlockMap, readSimpleBlockRange } from '../../src/yaml/data-reader';
 import { buildItemTree, buildSimpleDocument, isSimpleDocument, readDocument, treeDocument } from '../../src/yaml/tree-builder';
 import { parseYaml } from '../../src/yaml/yaml-format';
@@ -69,6 +69,18 @@ function checkUses(text: string): { document: boolean; items: number } {
 
 const corpusDocuments = realPackageDocuments.map((doc) => doc.text);
 
+/** Whether `text` has a plain or quoted scalar written over several lines, as `yaml`'s tokens show. */
+function hasFoldedScalar(text: string): boolean {
+  let folded = false;
+  visit(parseDocument(text, { keepSourceTokens: true }), {
+    Scalar(_key, node) {
+      const token = node.srcToken;
+      if (token && token.type !== 'block-scalar' && 'source' in token && token.source.includes('\n')) folded = true;
+    },
+  });
+  return folded;
+}
+
 describe('building the tree of simple block YAML', () => {
   it('gives the tree yaml gives for every real package document it accepts, whole or as an item, and accepts most of them', () => {
     let accepted = 0;
@@ -100,6 +112,7 @@ describe('building the tree of simple block YAML', () => {
   it('gives the tree yaml gives for generated documents with comments and blank lines anywhere, whole or as an item', () => {
     let accepted = 0;
     let commented = 0;
+    let folded = 0;
     let items = 0;
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 60 }), (tape) => {
@@ -109,11 +122,13 @@ describe('building the tree of simple block YAML', () => {
         if (!uses.document) return;
         accepted += 1;
         if (/^\s*#/m.test(text)) commented += 1;
+        if (hasFoldedScalar(text)) folded += 1;
       }),
       { seed: SEED, numRuns: 4000 },
     );
     expect(accepted).toBeGreaterThan(1500);
     expect(commented).toBeGreaterThan(500);
+    expect(folded).toBeGreaterThan(200);
     expect(items).toBeGreaterThan(2500);
   });
 
@@ -214,6 +229,10 @@ describe('building the tree of simple block YAML', () => {
     ['hex escapes followed by hex digits, escaped backslashes and quotes before the closing one', 'a: "\\x41BC\\\\" # c\nb: "\\\\\\"\\\\"\nc: "\\u00e9e\\U0001F600F"\n'],
     ['a long double-quoted string with escapes far apart', `a: "${'x'.repeat(100_000)}\\n${'y'.repeat(100_000)}"\n`],
     ['spellings YAML 1.1 reads otherwise, and numbers as written', "a: on\nb: 0755\nc: 1.50\nd: 0x1F\ne: 'q'\nf: \"on\"\n"],
+    [
+      'descriptions folded over lines as controller-gen writes them, quoted and plain, with empty lines and a comment after',
+      "spec:\n  description: 'APIVersion defines the versioned schema of this representation\n    of an object. More info: https://git.k8s.io/x#resources'\n  d: \"a \\u00e9\n\n    b\" # c\n  p: plain text\n    goes on\n\n  q: 1\n",
+    ],
   ];
 
   it.each(uses)('builds %s as yaml composes it, whole and as an item', (_name, text) => {
