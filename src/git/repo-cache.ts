@@ -12,7 +12,7 @@ import type { PackageTree } from '../package/tree';
 import { CacheEntry, type CacheOptions } from './cache-entry';
 import type { RepositoryLocation } from './remote-url';
 import { GitError } from './run-git';
-import { readTrees, repoDirectory } from './tree-read';
+import { readManyTrees, repoDirectory } from './tree-read';
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const SHORT_SHA = /^[0-9a-f]{4,39}$/;
@@ -117,8 +117,12 @@ export class GitSource {
     }
   }
 
-  /** The files below each `directory` at its `commit`, read from git's objects. */
-  readTrees(versions: readonly { readonly commit: string; readonly directory: string | undefined }[]): Promise<PackageTree[]> {
-    return readTrees(this.entry, versions);
+  /** The files below each `directory` at its `commit`, read from git's objects by one process, which then ends. */
+  async readTrees(versions: readonly { readonly commit: string; readonly directory: string | undefined }[]): Promise<PackageTree[]> {
+    try {
+      return await readManyTrees(this.entry, versions);
+    } finally {
+      await this.entry.close();
+    }
   }
 }

@@ -2,18 +2,17 @@
  * Package trees read from a repository's cache entry: the files below a directory at a commit, with
  * their modes, from git's objects. Every path is checked as a path of the package
  * (krm/package-paths.ts) before anything is read: the tree comes from a repository, which anyone may
- * have written. Two ways in, one check: `readTrees` lists a few versions with one `ls-tree` each
- * (an update's origin and upstream); `readManyTrees` reads many versions at once, every tree of
- * one depth in one request to the entry's long-lived `cat-file` (object-reader.ts), so a sync pays
- * one reading process per repository however many packages it reads there. Paths are walked tree
- * by tree, by object name: a path from a repository never reaches git.
+ * have written. `readManyTrees` reads any number of versions at once, every tree of one depth in
+ * one request to the entry's long-lived `cat-file` (object-reader.ts), so a sync pays one reading
+ * process per repository however many packages it reads there, and an update one for its origin and
+ * upstream. Paths are walked tree by tree, by object name: a path from a repository never reaches git.
  */
 import { pathProblem } from '../krm/package-paths';
 import { quoteBytes } from '../package/path-text';
 import { ReadBudget } from '../package/read-limits';
 import { directoriesOf, PackageTree, type TreeFile } from '../package/tree';
 import type { CacheEntry } from './cache-entry';
-import { isObjectName, ObjectReader } from './object-reader';
+import { isObjectName, type ObjectReader } from './object-reader';
 import { GitError } from './run-git';
 
 /** A package directory as a Kptfile records it (`/pkg`, `pkg/`, `/`), as a path in the repository. */
@@ -101,38 +100,6 @@ async function trees(reader: ObjectReader, entry: CacheEntry, listings: readonly
   });
 }
 
-/** The files below each `directory` at its `commit`, read from git's objects (an `ls-tree` a version, one `cat-file` for all). */
-export async function readTrees(entry: CacheEntry, versions: readonly Version[]): Promise<PackageTree[]> {
-  const listings = await Promise.all(versions.map((version) => listTree(entry, version)));
-  const reader = new ObjectReader(entry);
-  try {
-    return await trees(reader, entry, listings);
-  } finally {
-    await reader.close();
-  }
-}
-
-/** The blobs below the version's directory (within the read bounds), and its symbolic links, which are never followed. */
-async function listTree(entry: CacheEntry, version: Version): Promise<CheckedListing> {
-  const dir = repoDirectory(version.directory);
-  // `-t` lists directories too: an empty one's name is checked as well as a file's.
-  const listing = await entry.git(['ls-tree', '-r', '-t', '-l', '-z'], { operands: [version.commit, ...(dir ? [dir] : [])] });
-  const checked = new CheckedListing(entry, version);
-  const prefix = Buffer.from(dir ? `${dir}/` : '', 'utf8');
-  for (const record of splitRecords(listing)) {
-    const tab = record.indexOf(9);
-    const match = /^(\d+) (\w+) ([0-9a-f]+) +(\S+)$/.exec(record.subarray(0, tab).toString('latin1'));
-    if (tab < 0 || !match) continue;
-    const full = record.subarray(tab + 1);
-    if (dir && !full.subarray(0, prefix.length).equals(prefix)) continue;
-    const path = checked.path(full.subarray(prefix.length), match[2] === 'tree');
-    if (match[2] === 'blob') checked.blob(path, match[1]!, match[3]!, Number(match[4]));
-    else if (match[2] === 'commit') checked.submodule(path);
-  }
-  checked.done();
-  return checked;
-}
-
 interface TreeEntry {
   readonly mode: string;
   readonly name: Buffer;
@@ -208,7 +175,7 @@ export async function lookUp(reader: ObjectReader, specs: readonly { readonly co
 /**
  * The files below each `directory` at its `commit`, for many versions at once, through the entry's
  * object reader: the trees of one depth of every version in one request, then the sizes of every
- * blob in one, then their bytes in one. The same checks as `readTrees`.
+ * blob in one, then their bytes in one.
  */
 export async function readManyTrees(entry: CacheEntry, versions: readonly Version[]): Promise<PackageTree[]> {
   const reader = entry.objects();
@@ -287,18 +254,6 @@ async function readBlobs(reader: ObjectReader, entry: CacheEntry, objects: reado
     blobs.set(object, blob.bytes!);
   });
   return blobs;
-}
-
-/** The NUL-terminated records of `git ls-tree -z`, as bytes: a name is only decoded once it is known whole. */
-function splitRecords(listing: Buffer): Buffer[] {
-  const records: Buffer[] = [];
-  for (let at = 0; at < listing.length; ) {
-    let end = listing.indexOf(0, at);
-    if (end < 0) end = listing.length;
-    records.push(listing.subarray(at, end));
-    at = end + 1;
-  }
-  return records;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
