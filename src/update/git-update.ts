@@ -251,23 +251,23 @@ async function updateLocked(options: GitUpdate): Promise<UpdateOutcome> {
     sources: new Sources({ env, timeouts, notify: options.notify ?? (() => undefined) }),
     localRepositories: recordedLocalRepositories(before, options.pkg),
   };
-  if (!options.allowDirty) {
-    // The update's own lock is no change of the user's.
-    const dirty = (await runGit(() => uncommittedChanges(options.pkg, env, timeouts))).filter((path) => !isReservedName(path.slice(path.lastIndexOf('/') + 1)));
-    if (dirty.length) {
-      const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
-      throw new UpdateError(`${options.pkg} has uncommitted changes (${shown}); commit them first, so the update is a change of its own, or pass --allow-dirty`);
-    }
-  }
   const results: Result[] = [];
   let tree = before;
   let rootVersion: PackageOutcome['version'] | undefined;
   let allRecorded = true;
   // kpt's stack: a package, then its direct subpackages with an upstream of their own, depth first.
   const stack: PackageRun[] = [{ dir: ROOT, isRoot: true, ...(options.ref ? { ref: options.ref } : {}), ...(options.strategy ? { strategy: options.strategy } : {}) }];
+  // The root's upstream is fetched while git looks for uncommitted changes; those are said first.
+  let cleanCheck = options.allowDirty ? undefined : checkClean(options.pkg, env, timeouts);
   while (stack.length) {
     const run = stack.pop()!;
-    const outcome = await runGit(() => updateOne(tree, run, context));
+    const update = runGit(() => updateOne(tree, run, context));
+    if (cleanCheck) {
+      const [clean] = await Promise.allSettled([cleanCheck, update]);
+      if (clean.status === 'rejected') throw clean.reason;
+      cleanCheck = undefined;
+    }
+    const outcome = await update;
     results.push(...outcome.results);
     if (hasError(outcome.results)) return { results };
     tree = outcome.tree;
@@ -283,6 +283,15 @@ async function updateLocked(options: GitUpdate): Promise<UpdateOutcome> {
   // Updating to the version every package already records, with nothing to write: say so, and only that.
   if (allRecorded && rootVersion && planIsEmpty(plan)) return { results: results.filter((r) => r.severity !== 'info'), plan, upToDate: { ref: rootVersion.ref, commit: rootVersion.commit } };
   return { results, plan };
+}
+
+/** Refuses a package with uncommitted changes: the update is to be a change of its own. */
+async function checkClean(pkg: string, env: NodeJS.ProcessEnv, timeouts: GitTimeouts): Promise<void> {
+  // The update's own lock is no change of the user's.
+  const dirty = (await runGit(() => uncommittedChanges(pkg, env, timeouts))).filter((path) => !isReservedName(path.slice(path.lastIndexOf('/') + 1)));
+  if (dirty.length === 0) return;
+  const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
+  throw new UpdateError(`${pkg} has uncommitted changes (${shown}); commit them first, so the update is a change of its own, or pass --allow-dirty`);
 }
 
 function readLocal(pkg: string): PackageTree {

@@ -306,6 +306,19 @@ describe('git mode refuses, and leaves the package as it was', () => {
     expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toBe(configMap('config', { mode: 'v2', keep: 'local' }));
   });
 
+  it('with uncommitted changes, said first though the upstream is fetched beside the check and fails', async () => {
+    const work = join(dir, 'work-dirty-unknown');
+    const pkg = join(work, 'pkg');
+    git(['init', '-q', work]);
+    fetchedPackage(pkg);
+    git(['add', '-A'], work);
+    git(['commit', '-q', '-m', 'fetched'], work);
+    writeFileSync(join(pkg, 'README.md'), 'edited\n');
+    const before = snapshot(pkg);
+    await expect(update({ pkg, ref: 'no-such-version' })).rejects.toThrow(/has uncommitted changes \(.*README\.md\); commit them first/);
+    expect(snapshot(pkg)).toEqual(before);
+  });
+
   it('when a subpackage update fails: nothing of the root update is written either', async () => {
     const message = await refused((pkg) => {
       fetchedPackage(pkg);
