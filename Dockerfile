@@ -13,7 +13,7 @@ RUN node scripts/build.mjs
 
 FROM ${NODE_IMAGE}
 WORKDIR /app
-COPY --from=build /src/dist/main.js /src/dist/function.js /src/dist/function.js.cache /app/
+COPY --from=build /src/dist/main.js /src/dist/function.js /src/dist/function.js.cache /src/dist/update.js /src/dist/update.js.cache /app/
 # kpt runs functions as nobody; Porch uses the image's user. Both are non-root.
 USER 65534:65534
 # Porch runs the ENTRYPOINT and ignores CMD, so the whole command is here.

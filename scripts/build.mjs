@@ -1,5 +1,5 @@
-// Generates the ahead-of-time ajv validators, type-checks src/, bundles the function into dist/ and
-// writes the bundle's V8 code cache (scripts/code-cache.mjs).
+// Generates the ahead-of-time ajv validators, type-checks src/, bundles the entry, the function and
+// the update command into dist/ and writes each bundle's V8 code cache (scripts/code-cache.mjs).
 // Usage: node scripts/build.mjs [--validators-only]
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -57,7 +57,10 @@ const yamlBindings = {
   },
 };
 
-/** dist/main.js is the small entry; dist/function.js the rest, loaded only when there is work. */
+/**
+ * dist/main.js is the small entry; dist/update.js the update command, dist/function.js the rest,
+ * each loaded only when there is work of its kind.
+ */
 async function bundle() {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, sourcemap: true, logLevel: 'warning', plugins: [yamlBindings] };
@@ -65,25 +68,30 @@ async function bundle() {
     ...common,
     entryPoints: [join(root, 'src/cli/entry.ts')],
     outfile: join(root, 'dist/main.js'),
-    external: ['./function.js'],
+    external: ['./function.js', './update.js'],
     banner: { js: '#!/usr/bin/env node' },
   });
-  await build({
-    ...common,
-    entryPoints: [join(root, 'src/cli/main.ts')],
-    outfile: join(root, 'dist/function.js'),
-    define: { PACKAGE_VERSION: JSON.stringify(version) },
-  });
+  for (const [entry, bundle] of BUNDLES) {
+    await build({ ...common, entryPoints: [join(root, entry)], outfile: join(root, bundle), define: { PACKAGE_VERSION: JSON.stringify(version) } });
+  }
 }
 
-/** dist/function.js.cache, made by a process that compiles the bundle and runs it on a small package. */
-async function writeCodeCache() {
+/** The bundles the entry loads, each from its source entry, each with a code cache. */
+const BUNDLES = [
+  ['src/cli/main.ts', 'dist/function.js'],
+  ['src/cli/update-line.ts', 'dist/update.js'],
+];
+
+/** Each bundle's code cache (dist/<bundle>.cache), made by a process that compiles the bundle and runs it on a small package. */
+async function writeCodeCaches() {
   const scratch = mkdtempSync(join(tmpdir(), 'pv-build-'));
   try {
     const trainer = join(scratch, 'code-cache.cjs');
     await build({ entryPoints: [join(root, 'scripts/code-cache.mjs')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: trainer, logLevel: 'warning' });
-    const run = spawnSync(process.execPath, [trainer, join(root, 'dist/function.js')], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`writing the code cache failed (exit ${run.status ?? run.signal}): ${run.stderr.trim().slice(-2000)}`);
+    for (const [, bundle] of BUNDLES) {
+      const run = spawnSync(process.execPath, [trainer, join(root, bundle)], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`writing the code cache of ${bundle} failed (exit ${run.status ?? run.signal}): ${run.stderr.trim().slice(-2000)}`);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -98,5 +106,5 @@ await generateValidators();
 if (!process.argv.includes('--validators-only')) {
   typecheck();
   await bundle();
-  await writeCodeCache();
+  await writeCodeCaches();
 }

@@ -1,10 +1,11 @@
-// Writes dist/function.js.cache, the V8 code cache src/cli/bundle-loader.ts loads the bundle with:
-// the bundle is compiled as the entry compiles it, an update and a function run are carried out on
-// a small package in a scratch directory (so that the functions they call are compiled too), then
-// the compiled code is serialised. scripts/build.mjs bundles this file (it imports the loader from
-// src/) and runs it in a process of its own, whose output it discards.
+// Writes a bundle's V8 code cache (dist/function.js.cache, dist/update.js.cache), which
+// src/cli/bundle-loader.ts loads the bundle with: the bundle is compiled as the entry compiles it,
+// what it is loaded for is carried out on a small package in a scratch directory (a function run for
+// function.js, an update for update.js, so that the functions they call are compiled too), then the
+// compiled code is serialised. scripts/build.mjs bundles this file (it imports the loader from src/)
+// and runs it once a bundle, in a process of its own, whose output it discards.
 //
-// Usage (as scripts/build.mjs runs it): node <this, bundled> dist/function.js
+// Usage (as scripts/build.mjs runs it): node <this, bundled> dist/function.js|dist/update.js
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,21 +163,24 @@ function mergeList(v) {
 
 const bundle = process.argv[2];
 if (!bundle) {
-  process.stderr.write('usage: node code-cache.js dist/function.js\n');
+  process.stderr.write('usage: node code-cache.js dist/function.js|dist/update.js\n');
   process.exit(2);
 }
-/** Runs the bundle's commands on a small package, then writes the code cache. */
+/** Runs what the bundle is loaded for on a small package, then writes the code cache. */
 async function train() {
   const compiled = compileBundle(bundle);
-  const { main } = compiled.run();
+  const { main, runUpdate } = compiled.run();
   const scratch = mkdtempSync(join(tmpdir(), 'pv-code-cache-'));
   try {
     const v = versions(scratch);
-    // The update command answers with a promise (it waits for git); the function at once.
-    const updated = await main(['update', v.paths.local, '--origin', v.paths.origin, '--upstream', v.paths.upstream]);
-    if (updated !== 0) throw new Error(`the training update exited ${updated}`);
-    const merged = await main([], () => ({ text: mergeList(v) }));
-    if (merged !== 0) throw new Error(`the training function run exited ${merged}`);
+    if (runUpdate) {
+      // The update command answers with a promise (it waits for git).
+      const updated = await runUpdate([v.paths.local, '--origin', v.paths.origin, '--upstream', v.paths.upstream]);
+      if (updated !== 0) throw new Error(`the training update exited ${updated}`);
+    } else {
+      const merged = await main([], () => ({ text: mergeList(v) }));
+      if (merged !== 0) throw new Error(`the training function run exited ${merged}`);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

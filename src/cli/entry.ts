@@ -1,11 +1,14 @@
 /**
- * The process entry. A run that asks for nothing (see krm/no-op-scan.ts) answers from here; anything
- * else loads the full function bundle, so a no-op start-up never pays for YAML, schemas or merge.
+ * The process entry. A run that asks for nothing (see krm/no-op-scan.ts) answers from here; the
+ * update command loads its own bundle (dist/update.js); anything else loads the function bundle, so a
+ * no-op start-up never pays for YAML, schemas or merge, and an update never for the function's
+ * schemas, CEL and sync.
  */
 import { isPlainNoOp } from '../krm/no-op-scan';
 import { exitOnWriteError, readStdin, writeAll, type FunctionInput } from './stdio';
 
 type Main = typeof import('./main').main;
+type RunUpdate = typeof import('./update-line').runUpdate;
 
 /**
  * stdin's text for the function, or undefined once a run that asks for nothing has been answered
@@ -25,6 +28,7 @@ function run(args: readonly string[]): number | Promise<number> {
   // Bundled separately (scripts/build.mjs) and loaded with its code cache; the loader (and the
   // modules it needs) only now, where there is work: a run that asks for nothing never loads them.
   const { loadBundle } = require('./bundle-loader') as typeof import('./bundle-loader');
+  if (args[0] === 'update') return (loadBundle(`${__dirname}/update.js`) as { runUpdate: RunUpdate }).runUpdate(args.slice(1));
   const { main } = loadBundle(`${__dirname}/function.js`) as { main: Main };
   return main(args, () => input);
 }

@@ -3,61 +3,11 @@ import { packageVariantFunction } from '../function';
 import { failureResourceList } from '../krm/resource-list';
 import { errorResult } from '../krm/results';
 import { streamKrmFunction } from '../krm/run';
-import { checkUpdateArguments, runUpdateCommand, type UpdateArguments } from './update';
+import { runUpdate } from './update-line';
+import { isHelp, usageError } from './usage-error';
 import { checkSyncArguments, runSyncCommand, type SyncArguments } from './sync';
 import { checkRpkgArguments, runRpkgCommand, type RpkgArguments } from './rpkg';
-import { RPKG_USAGE, SYNC_USAGE, UPDATE_USAGE, USAGE, VERSION } from './usage';
-
-/** A short error and where help is, as git and kpt answer a wrong command line. */
-function usageError(message: string, command = ''): number {
-  writeAll(2, `package-variant${command && ` ${command}`}: ${message}\nRun 'package-variant${command && ` ${command}`} --help' for usage.\n`);
-  return 2;
-}
-
-const isHelp = (arg: string) => arg === '--help' || arg === '-h';
-
-const UPDATE_FLAGS: Record<string, 'origin' | 'upstream' | 'strategy' | 'conflicts' | 'upstreamRef' | 'upstreamCommit' | 'gitTimeout' | 'gitStallTimeout'> = {
-  '--origin': 'origin',
-  '--upstream': 'upstream',
-  '--strategy': 'strategy',
-  '--conflicts': 'conflicts',
-  '--upstream-ref': 'upstreamRef',
-  '--upstream-commit': 'upstreamCommit',
-  '--git-timeout': 'gitTimeout',
-  '--git-stall-timeout': 'gitStallTimeout',
-};
-
-function runUpdate(args: readonly string[]): number | Promise<number> {
-  const options: UpdateArguments = {};
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    const key = UPDATE_FLAGS[flag];
-    if (isHelp(arg)) {
-      writeAll(1, UPDATE_USAGE);
-      return 0;
-    } else if (arg === '--allow-dirty') {
-      options.allowDirty = true;
-    } else if (arg === '--allow-local-upstreams') {
-      options.allowLocalUpstreams = true;
-    } else if (arg === '--dry-run') {
-      options.dryRun = true;
-    } else if (arg === '--diff') {
-      options.diff = true;
-    } else if (key) {
-      const value = inline ?? args[(i += 1)];
-      if (value === undefined) return usageError(`${flag} needs a value`, 'update');
-      options[key] = value;
-    } else if (!arg.startsWith('-') && options.package === undefined) {
-      options.package = arg;
-    } else {
-      return usageError(arg.startsWith('-') ? `unknown flag ${arg}` : `one package at a time: "${options.package}", then "${arg}"`, 'update');
-    }
-  }
-  const problem = checkUpdateArguments(options);
-  if (problem) return usageError(problem, 'update');
-  return runUpdateCommand(options);
-}
+import { RPKG_USAGE, SYNC_USAGE, USAGE, VERSION } from './usage';
 
 const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' | 'gitStallTimeout' | 'statusOut' | 'shard'> = {
   '--lifecycle': 'lifecycle',

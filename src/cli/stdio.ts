@@ -1,5 +1,5 @@
 import { readSync, writeSync } from 'node:fs';
-import { MAX_INPUT_BYTES, MAX_INPUT_UNITS } from '../krm/input-limits';
+import { MAX_INPUT_BYTES, MAX_INPUT_UNITS } from '../krm/input-bounds';
 import { groupDigits } from '../yaml/group-digits';
 import { countUnits } from '../yaml/text-units';
 import { decodeUtf8, encodeText } from '../yaml/utf8';

@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { LineCounter, type Node } from 'yaml';
-import { MAX_INPUT_BYTES, MAX_INPUT_UNITS } from '../krm/input-limits';
+import { MAX_INPUT_BYTES, MAX_INPUT_UNITS } from '../krm/input-bounds';
 import type { LineLocator } from '../krm/list-model';
 import { errorResult, FunctionError } from '../krm/results';
 import { readSimpleBlockMap } from '../yaml/data-reader';

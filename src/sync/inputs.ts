@@ -10,7 +10,7 @@ import * as validators from '../config/generated/validators';
 import { PACKAGE_VARIANT_API, PACKAGE_VARIANT_SET_API, type ConfigObject } from '../config/function-config';
 import { fieldResult, validate, type DataLocation } from '../config/validate';
 import { isValidObjectName } from '../fanout/naming';
-import { MAX_INPUT_OBJECTS } from '../krm/input-limits';
+import { MAX_INPUT_OBJECTS } from '../krm/input-bounds';
 import { groupDigits } from '../yaml/group-digits';
 import { InputError, InputShare, readInputDocuments, type InputDocument } from './input-documents';
 

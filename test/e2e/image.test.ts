@@ -25,9 +25,9 @@ import { describeUnless, kptAbsent } from '../skip-notice';
 
 /** The base the build script assembles from this Node. */
 const BASE_IMAGE = `localhost/package-variant-node-base:${process.version.slice(1)}`;
-const BUNDLE = ['main.js', 'function.js'];
-/** The bundle's V8 code cache, made by the image's own build (src/cli/bundle-loader.ts): not compared with dist/'s. */
-const CODE_CACHE = 'function.js.cache';
+const BUNDLE = ['main.js', 'function.js', 'update.js'];
+/** The bundles' V8 code caches, made by the image's own build (src/cli/bundle-loader.ts): not compared with dist/'s. */
+const CODE_CACHES = ['function.js.cache', 'update.js.cache'];
 const REBUILD = 'bash scripts/build-test-image.sh';
 
 function podman(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
@@ -102,7 +102,7 @@ describeIfImage(`the image ${TEST_IMAGE}`, () => {
     expect(inspect(TEST_IMAGE).RootFS.Layers.slice(0, base.length)).toEqual(base);
     const diff = podman(['image', 'diff', '--format', 'json', TEST_IMAGE, BASE_IMAGE]);
     expect(diff.stderr).toBe('');
-    expect(JSON.parse(diff.stdout)).toEqual({ added: ['/app', ...[...BUNDLE, CODE_CACHE].map((file) => `/app/${file}`)].sort() });
+    expect(JSON.parse(diff.stdout)).toEqual({ added: ['/app', ...[...BUNDLE, ...CODE_CACHES].map((file) => `/app/${file}`)].sort() });
   });
 
   it('runs without a network as its own non-root user, holding the bundle this checkout builds', () => {

@@ -4,7 +4,8 @@
  * each ends the run with an error result, never with memory run out.
  */
 import { parse } from 'yaml';
-import { checkWholeList, MAX_INPUT_OBJECTS } from '../../src/krm/input-limits';
+import { MAX_INPUT_OBJECTS } from '../../src/krm/input-bounds';
+import { checkWholeList } from '../../src/krm/input-limits';
 import { MAX_DOCUMENT_UNITS, ParseBudget, ParseBudgetExceeded } from '../../src/yaml/parse-budget';
 import { countLines, countUnits } from '../../src/yaml/text-units';
 import { parseResourceList } from '../../src/krm/resource-list';
