@@ -2,16 +2,19 @@
  * A new downstream package cloned from its upstream, as Porch's clone task makes it
  * (porch-lifecycle.md §1 steps 2 to 5): the upstream's files; the root Kptfile's `metadata.name`
  * set to the downstream package, `upstream` and `upstreamLock` to the upstream revision; for a
- * deployment Repository the package context generated (porch-semantics.md §2.1); a `# kpt-merge:`
- * comment on each resource's metadata, so a later upgrade knows each resource by its upstream name.
- * sync adds its ownership record (ownership.ts) to the Kptfile.
+ * deployment Repository the package context generated (porch-semantics.md §2.1); then, as Porch's
+ * clone ends (its mergekey.go, kpt's AddMergeComment filter), on every resource the Kptfile and the
+ * context included, a `# kpt-merge:` comment on `metadata` and the `internal.kpt.dev/upstream-identifier`
+ * annotation, so a later upgrade knows each resource by its upstream name. sync adds its ownership
+ * record (ownership.ts) to the Kptfile.
  */
-import { isMap, isScalar, Pair, Scalar, type YAMLMap } from 'yaml';
+import { isScalar, Pair, Scalar, type YAMLMap } from 'yaml';
 import { LEGACY_PATH, LOCAL_CONFIG, PATH } from '../krm/annotations';
 import { KrmResource } from '../krm/resource';
 import { PackageResources } from '../package/resource-files';
 import { KPTFILE } from '../package/scopes';
 import type { PackageTree } from '../package/tree';
+import { addMergeKey } from './merge-key';
 import { setOwnership, type Ownership } from './ownership';
 
 /** Where a package comes from, as its Kptfile records it. */
@@ -35,7 +38,6 @@ export interface CloneFacts {
 
 export const PACKAGE_CONTEXT_FILE = 'package-context.yaml';
 export const PACKAGE_CONTEXT_NAME = 'kptfile.kpt.dev';
-const MERGE_COMMENT = 'kpt-merge:';
 
 /** `upstream` and `upstreamLock` as Porch's clone writes them: type git, and no update strategy. */
 function upstreamRecords(lock: UpstreamLock): [string, unknown][] {
@@ -69,15 +71,6 @@ function editKptfile(kptfile: KrmResource, facts: CloneFacts): void {
   }
 }
 
-/** kpt's AddMergeComment: `# kpt-merge: <namespace>/<name>` on `metadata`, unless one is there or metadata is empty. */
-function addMergeComment(resource: KrmResource): void {
-  const pair = resource.node.items.find((p) => isScalar(p.key) && p.key.value === 'metadata');
-  if (!pair || !isScalar(pair.key) || !isMap(pair.value) || pair.value.items.length === 0) return;
-  if (pair.key.comment?.includes(MERGE_COMMENT)) return;
-  pair.key.comment = ` ${MERGE_COMMENT} ${resource.namespace ?? ''}/${resource.name}`;
-  resource.markChanged();
-}
-
 /** The package context kpt's builtin generates: every `kptfile.kpt.dev` ConfigMap replaced by one at the root. */
 function packageContext(name: string, packagePath: string): KrmResource {
   const context = KrmResource.fromData({
@@ -101,7 +94,7 @@ export function clonePackage(upstream: PackageTree, facts: CloneFacts): PackageT
   if (!kptfile) throw new CloneError(`the upstream package ${facts.lock.directory} at ${facts.lock.ref} has no Kptfile at its root`);
   editKptfile(kptfile, facts);
   const items = facts.deployment ? [...resources.items.filter((item) => !isPackageContext(item)), packageContext(kptfile.name, facts.packagePath)] : [...resources.items];
-  // After the package context, as Porch's clone orders its steps: the context gets its comment too.
-  for (const item of items) if (!item.isKptfile) addMergeComment(item);
+  // After the package context, as Porch's clone orders its steps: the context gets its key too.
+  for (const item of items) addMergeKey(item);
   return resources.written(items);
 }

@@ -14,6 +14,7 @@ import { updateTree } from '../merge/package/update-tree';
 import { quotePath } from '../package/path-text';
 import type { PackageTree } from '../package/tree';
 import { clonePackage, type CloneFacts, type UpstreamLock } from './clone';
+import { withMergeKeys } from './merge-key';
 import { mutatePackage, packagesDiffer } from './mutate';
 import { withOwnership, type Ownership } from './ownership';
 import { cloneTask, MESSAGES, type PorchTask } from './porch-commits';
@@ -142,15 +143,14 @@ export async function upgradeDraft(sources: UpgradeSources, task: PorchTask, mut
   const { lock } = sources;
   const key = [contentKey(sources.published), contentKey(sources.oldUpstream), contentKey(sources.newUpstream), JSON.stringify(lock)].join(':');
   if (!merges.has(key)) {
-    merges.set(
-      key,
-      updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
-        strategy: 'resource-merge',
-        // Porch's upgrade writes upstream and upstreamLock both from the new upstream: a package adopted
-        // from `kpt pkg get` keeps no second spelling of where it comes from.
-        record: { ref: lock.ref, upstream: { repo: lock.repo, directory: lock.directory, ref: lock.ref }, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
-      }),
-    );
+    const update = updateTree(sources.published, sources.oldUpstream, sources.newUpstream, {
+      strategy: 'resource-merge',
+      // Porch's upgrade writes upstream and upstreamLock both from the new upstream: a package adopted
+      // from `kpt pkg get` keeps no second spelling of where it comes from.
+      record: { ref: lock.ref, upstream: { repo: lock.repo, directory: lock.directory, ref: lock.ref }, lock: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit } },
+    });
+    // Porch's upgrade ends as its clone does: every resource with its merge key, the new ones too.
+    merges.set(key, update.tree && !hasError(update.results) ? { ...update, tree: withMergeKeys(update.tree) } : update);
   }
   const merged = merges.get(key)!;
   if (hasError(merged.results) || !merged.tree) return { kind: 'failed', results: merged.results };

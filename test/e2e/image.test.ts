@@ -46,9 +46,10 @@ interface ImageRun {
 
 /** Runs the image as kpt and Porch would (its own USER, no network) and reports who it ran as and what it holds. */
 function runImage(): ImageRun {
+  // A file the image lacks (one an older build did not make) is null: the image is then stale.
   const report = `const { createHash } = require('node:crypto');
-    const { readFileSync } = require('node:fs');
-    const files = Object.fromEntries(${JSON.stringify(BUNDLE)}.map((f) => [f, createHash('sha256').update(readFileSync('/app/' + f)).digest('hex')]));
+    const { existsSync, readFileSync } = require('node:fs');
+    const files = Object.fromEntries(${JSON.stringify(BUNDLE)}.map((f) => [f, existsSync('/app/' + f) ? createHash('sha256').update(readFileSync('/app/' + f)).digest('hex') : null]));
     process.stdout.write(JSON.stringify({ uid: process.getuid(), gid: process.getgid(), files }));`;
   const run = podman(['run', '--rm', '--network', 'none', '--entrypoint', 'node', TEST_IMAGE, '-e', report]);
   return run.status === 0 ? { status: 0, stderr: run.stderr, ...(JSON.parse(run.stdout) as Omit<ImageRun, 'status' | 'stderr'>) } : { status: run.status, stderr: run.stderr };

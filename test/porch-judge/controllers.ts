@@ -50,19 +50,12 @@ export function leftBehind(copy: FleetCopy): LeftBehind {
 }
 
 /**
- * What a file holds once the differences named here are taken out, each for its reason:
- * - sync's ownership record, `package-variant.github.io/*` annotations on the root Kptfile: Porch
- *   keeps ownership in cluster metadata (README "Departures from Porch");
- * - the `internal.kpt.dev/upstream-identifier` annotation Porch's clone writes on every resource,
- *   and its `# kpt-merge:` comment on the Kptfile's `metadata:`, which sync does not write (README
- *   "Porch as the judge": a difference found by this comparison).
- * An `annotations:` left empty by either goes too.
+ * What a file holds once sync's ownership record is taken out: its `package-variant.github.io/*`
+ * annotations on the root Kptfile (Porch keeps ownership in cluster metadata, README "Departures
+ * from Porch"), and an `annotations:` that leaves empty.
  */
 export function withoutNamedDifferences(text: string): string {
-  const lines = text
-    .split('\n')
-    .filter((line) => !/^\s+(package-variant\.github\.io\/[a-z-]+|internal\.kpt\.dev\/upstream-identifier):/.test(line))
-    .map((line) => (/^kind: Kptfile$/m.test(text) ? line.replace(/^metadata: # kpt-merge: .*$/, 'metadata:') : line));
+  const lines = text.split('\n').filter((line) => !/^\s+package-variant\.github\.io\/[a-z-]+:/.test(line));
   return lines.filter((line, i) => !(/^\s*annotations:$/.test(line) && !(lines[i + 1] ?? '').startsWith(`${line.slice(0, line.indexOf('a'))}  `))).join('\n');
 }
 

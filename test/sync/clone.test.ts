@@ -10,6 +10,8 @@ const UPSTREAM = tree({
   'ns/svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata: # kpt-merge: prod/old\n  name: svc\n  namespace: prod\n',
   'old-context.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\ndata:\n  name: stale\n',
   'README.md': '# app\n',
+  'unnamed.yaml': 'apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: "1"\nitems: []\n',
+  'odd.yaml': 'apiVersion: example.com/v1\nkind: Thing\nmetadata: # kpt-merge: broken\n  name: odd\n  namespace: _non_namespaceable_\n',
 });
 
 const FACTS: CloneFacts = {
@@ -27,12 +29,13 @@ describe('clonePackage', () => {
       [
         'apiVersion: kpt.dev/v1',
         'kind: Kptfile',
-        'metadata:',
+        'metadata: # kpt-merge: /app',
         '  name: app',
         '  annotations:',
         '    config.kubernetes.io/local-config: "true"',
         '    package-variant.github.io/owner: PackageVariantSet/default/fleet',
         '    package-variant.github.io/deletion-policy: delete',
+        "    internal.kpt.dev/upstream-identifier: 'kpt.dev|Kptfile|default|app'",
         'upstream:',
         '  type: git',
         '  git:',
@@ -53,15 +56,21 @@ describe('clonePackage', () => {
     );
   });
 
-  it('puts kpt merge comments on metadata, keeping one already there', () => {
-    expect(cloned.text('cm.yaml')).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /cm\n  name: cm\ndata:\n  x: "1"\n');
-    expect(cloned.text('ns/svc.yaml')).toBe(UPSTREAM.text('ns/svc.yaml'));
+  // Porch's mergekey.go (kpt's AddMergeComment), Porch judging it in test/porch-judge/controllers.test.ts.
+  it('puts the merge key on every resource that names anything: a kpt-merge comment unless one is there, the identifier from the comment', () => {
+    expect(cloned.text('cm.yaml')).toBe("apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /cm\n  name: cm\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|cm'\ndata:\n  x: \"1\"\n");
+    expect(cloned.text('ns/svc.yaml')).toBe("apiVersion: v1\nkind: Service\nmetadata: # kpt-merge: prod/old\n  name: svc\n  namespace: prod\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|Service|prod|old'\n");
+    expect(cloned.text('unnamed.yaml')).toBe(UPSTREAM.text('unnamed.yaml'));
+  });
+
+  it("names by its metadata a resource whose comment holds no namespace and name, and spells kpt's non-namespace ~C", () => {
+    expect(cloned.text('odd.yaml')).toBe("apiVersion: example.com/v1\nkind: Thing\nmetadata: # kpt-merge: broken\n  name: odd\n  namespace: _non_namespaceable_\n  annotations:\n    internal.kpt.dev/upstream-identifier: 'example.com|Thing|~C|odd'\n");
   });
 
   it('generates the package context of a deployment Repository in place of any other', () => {
     expect(cloned.files.has('old-context.yaml')).toBe(false);
     expect(cloned.text('package-context.yaml')).toBe(
-      'apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: app\n  package-path: apps/app\n',
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|kptfile.kpt.dev'\ndata:\n  name: app\n  package-path: apps/app\n",
     );
     expect(cloned.text('README.md')).toBe('# app\n');
   });
@@ -69,6 +78,8 @@ describe('clonePackage', () => {
   it('generates no package context outside a deployment Repository', () => {
     const plain = clonePackage(UPSTREAM, { ...FACTS, deployment: false });
     expect(plain.files.has('package-context.yaml')).toBe(false);
-    expect(plain.text('old-context.yaml')).toBe(UPSTREAM.text('old-context.yaml')!.replace('metadata:\n', 'metadata: # kpt-merge: /kptfile.kpt.dev\n'));
+    expect(plain.text('old-context.yaml')).toBe(
+      UPSTREAM.text('old-context.yaml')!.replace('metadata:\n  name: kptfile.kpt.dev\n', "metadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|kptfile.kpt.dev'\n"),
+    );
   });
 });

@@ -81,13 +81,16 @@ spec:
     expect(cluster).toContain('approval.nephio.org/policy: always');
     expect(cluster).toContain('revision: main');
     // Every other resource, the README and the pipeline's config are v3.0.0's, byte for byte but for
-    // the `kpt-merge` comment the clone gave each resource, as kpt pkg get does.
+    // the merge key Porch's clone and upgrade give each resource (the `kpt-merge` comment and the
+    // upstream identifier annotation), as kpt pkg get does.
     const files = git(['--git-dir', edge(), 'ls-tree', '--name-only', 'cluster-a/v2', 'cluster-a/']).split('\n').map((path) => path.slice('cluster-a/'.length));
     expect(files).toEqual(git(['--git-dir', catalog, 'ls-tree', '--name-only', `${PACKAGE}/v3.0.0`, `${PACKAGE}/`]).split('\n').map((path) => path.slice(PACKAGE.length + 1)));
     for (const file of files.filter((f) => !['Kptfile', 'package-context.yaml', 'pv-cluster.yaml'].includes(f))) {
       const text = show(edge(), `cluster-a/v2:cluster-a/${file}`);
       if (file.endsWith('.yaml')) expect(text).toMatch(/^metadata: # kpt-merge: \/\S+$/m);
-      expect([file, text.replace(/^(metadata:) # kpt-merge: \S+$/m, '$1')]).toEqual([file, upstreamText('v3.0.0', file)]);
+      if (file.endsWith('.yaml')) expect(text).toMatch(/^ {4}internal\.kpt\.dev\/upstream-identifier: '[\w.]*\|\w+\|default\|[\w.-]+'$/m);
+      const withoutKey = text.replace(/^(metadata:) # kpt-merge: \S+$/m, '$1').replace(/^ {2}annotations:\n {4}internal\.kpt\.dev\/upstream-identifier: .*\n(?! {4})|^ {4}internal\.kpt\.dev\/upstream-identifier: .*\n/m, '');
+      expect([file, withoutKey]).toEqual([file, upstreamText('v3.0.0', file)]);
     }
     // The Kptfile records v3.0.0 and its commit, as kpt pkg get would, and keeps the pipeline.
     const kptfile = show(edge(), 'cluster-a/v2:cluster-a/Kptfile');
