@@ -8,6 +8,11 @@
 // (a Node process that reads the 3,000 files and writes the files the update changes, each staged,
 // fsynced and renamed, directories fsynced)". Issue 14's peak RSS at 1,000 (≤ 150 MB) is kept.
 //
+// Issue 29 adds a case: the same 1,000 Deployments about twice as large (about 4 KB each, 115–150
+// lines, about 12.8 MB over the three versions: the generator's `wide` documents), measured with
+// its own floor in the same way, after the 1,000 case, held to the same 2x (BENCH_MERGE_WIDE=0
+// leaves it out); kpt is not run on it.
+//
 // For each size N, bench/lib/generate-packages.mjs (seeded) writes origin/, upstream/ and local/
 // (Deployments of 50–80 lines, a fifth edited on each side); then
 //   - one run of the CLI, `node dist/main.js update <copy of local> --origin … --upstream …` from a
@@ -34,11 +39,11 @@
 // Wall times on a shared machine move with its load: each size records the load average when it
 // started, and the CPU times are reported beside the wall times, for information.
 //
-// pass = CLI(1,000) ≤ 2x floor(1,000) && speed-up at 1,000 ≥ 100x && peak RSS at 1,000 ≤ 150 MB &&
+// pass = CLI(1,000) ≤ 2x floor(1,000) && CLI(1,000, 4 KB) ≤ 2x its floor && speed-up at 1,000 ≥ 100x && peak RSS at 1,000 ≤ 150 MB &&
 // CLI(10,000)/CLI(1,000) ≤ 10 && peak RSS at 10,000 ≤ 600 MB, and the CLI's output is correct at
 // every size. A target whose size was not measured counts as missed.
 //
-// Tunables (environment): BENCH_MERGE_SIZES (default 1000,10000), BENCH_MERGE_RUNS (default 5),
+// Tunables (environment): BENCH_MERGE_SIZES (default 1000,10000), BENCH_MERGE_WIDE=0 (no 4 KB case), BENCH_MERGE_RUNS (default 5),
 // BENCH_MERGE_RUNS_LARGE (runs for N ≥ 10,000, default 3), BENCH_MERGE_KPT=0 (skip kpt),
 // BENCH_MERGE_KPT_LARGE=1, BENCH_MERGE_SEED (default 1), BENCH_MERGE_KEEP=1 (keep the temp directory).
 import { spawnSync } from 'node:child_process';
@@ -56,7 +61,7 @@ import { measureWriteCost } from './lib/write-cost.mjs';
 
 export const name = 'merge';
 export const description =
-  '`package-variant update` vs its I/O floor and real `kpt pkg update` on generated packages of 1,000 and 10,000 Deployments (wall time, peak RSS, growth, write cost)';
+  '`package-variant update` vs its I/O floor and real `kpt pkg update` on generated packages of 1,000 and 10,000 Deployments, and of 1,000 Deployments of about 4 KB (wall time, peak RSS, growth, write cost)';
 
 const MAX_FLOOR_RATIO_1000 = 2;
 const MIN_SPEEDUP_1000 = 100;
@@ -70,6 +75,13 @@ const SIZES = (process.env.BENCH_MERGE_SIZES ?? `${BASE},${LARGE}`)
   .split(',')
   .map((s) => Number(s.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
+/** Each size, and after 1,000 the same 1,000 Deployments about twice as large (issue 29). */
+const WIDE = process.env.BENCH_MERGE_WIDE !== '0';
+const WIDE_KEY = `n_${BASE}_4kb`;
+const CASES = SIZES.flatMap((n) => [
+  { key: `n_${n}`, n, wide: false, label: `N=${n}` },
+  ...(n === BASE && WIDE ? [{ key: WIDE_KEY, n, wide: true, label: `N=${n}, 4 KB documents` }] : []),
+]);
 const RUNS = Math.max(1, Number(process.env.BENCH_MERGE_RUNS) || 5);
 const RUNS_LARGE = Math.max(1, Number(process.env.BENCH_MERGE_RUNS_LARGE) || 3);
 const RUN_KPT = process.env.BENCH_MERGE_KPT !== '0';
@@ -137,14 +149,14 @@ export async function run({ log, root }) {
   const failures = [];
 
   try {
-    for (const n of SIZES) {
-      const work = join(tmp, `n${n}`);
+    for (const { key, n, wide, label } of CASES) {
+      const work = join(tmp, key);
       const began = process.hrtime.bigint();
-      const gen = generatePackages(n, { seed: SEED });
+      const gen = generatePackages(n, { seed: SEED, wide });
       const dirs = writePackages(gen, work);
-      log(`N=${n}: generated in ${(Number(process.hrtime.bigint() - began) / 1e9).toFixed(1)} s: ${JSON.stringify(gen.counts)}`);
+      log(`${label}: generated in ${(Number(process.hrtime.bigint() - began) / 1e9).toFixed(1)} s: ${JSON.stringify(gen.counts)}`);
       const loadavg = os.loadavg().map((load) => round(load, 2));
-      if (loadavg[0] > os.cpus().length) notes.push(`N=${n}: load average ${loadavg[0]} on ${os.cpus().length} CPUs when it started: wall times are inflated by other processes`);
+      if (loadavg[0] > os.cpus().length) notes.push(`${label}: load average ${loadavg[0]} on ${os.cpus().length} CPUs when it started: wall times are inflated by other processes`);
 
       const runs = n >= LARGE ? RUNS_LARGE : RUNS;
       const target = join(work, 'cli');
@@ -154,12 +166,12 @@ export async function run({ log, root }) {
       cpSync(dirs.local, first, { recursive: true });
       const check = await timing.once({ command: process.execPath, args: cliArgs(first), env: cliEnv });
       if (check.code !== 0) {
-        failures.push(`N=${n}: the CLI exited ${check.code}: ${check.stderr.trim().slice(0, 300)}`);
-        figures.sizes[`n_${n}`] = { deployments: n, loadavg_at_start: loadavg, generated: gen.counts, cli: { error: check.stderr.trim().slice(0, 300) } };
+        failures.push(`${label}: the CLI exited ${check.code}: ${check.stderr.trim().slice(0, 300)}`);
+        figures.sizes[key] = { deployments: n, ...(wide ? { documents: 'about 4 KB' } : {}), loadavg_at_start: loadavg, generated: gen.counts, cli: { error: check.stderr.trim().slice(0, 300) } };
         continue;
       }
       const written = writtenPaths(check.stdout);
-      if (written.length === 0) throw new Error(`N=${n}: the CLI reported no file written: the floor would have nothing to write (its output: ${check.stdout.trim().split('\n').pop()})`);
+      if (written.length === 0) throw new Error(`${label}: the CLI reported no file written: the floor would have nothing to write (its output: ${check.stdout.trim().split('\n').pop()})`);
       const payload = join(work, 'floor-payload');
       writePayload(payload, first, written);
       const floorArgs = [join(benchDir, 'lib', 'io-floor.mjs'), payload, dirs.origin, dirs.upstream, target];
@@ -171,10 +183,10 @@ export async function run({ log, root }) {
         runs,
         prepare: ['bash', restore, dirs.local, target],
       });
-      cliMedian[n] = median(measured.wall);
-      cliRss[n] = measured.rssKib;
-      floorMedian[n] = median(floorRuns.wall);
-      log(`N=${n}: ${runs} rounds: CLI ${measured.wall.map((t) => t.toFixed(3)).join(', ')} s (median ${cliMedian[n].toFixed(3)} s), peak RSS ${cliRss[n] === null ? '?' : `${kibToMB(cliRss[n])} MB`}; floor ${floorRuns.wall.map((t) => t.toFixed(3)).join(', ')} s (median ${floorMedian[n].toFixed(3)} s): ${(cliMedian[n] / floorMedian[n]).toFixed(2)}x the floor`);
+      cliMedian[key] = median(measured.wall);
+      cliRss[key] = measured.rssKib;
+      floorMedian[key] = median(floorRuns.wall);
+      log(`${label}: ${runs} rounds: CLI ${measured.wall.map((t) => t.toFixed(3)).join(', ')} s (median ${cliMedian[key].toFixed(3)} s), peak RSS ${cliRss[key] === null ? '?' : `${kibToMB(cliRss[key])} MB`}; floor ${floorRuns.wall.map((t) => t.toFixed(3)).join(', ')} s (median ${floorMedian[key].toFixed(3)} s): ${(cliMedian[key] / floorMedian[key]).toFixed(2)}x the floor`);
 
       // The last timed round ran the floor over the CLI's output: the check runs on a CLI run again.
       must('bash', [restore, dirs.local, target]);
@@ -182,21 +194,22 @@ export async function run({ log, root }) {
       const verification = verifyMerged(gen, target, { strict: true });
       if (last.code !== 0) verification.failures.push(`the check run exited ${last.code}: ${last.stderr.trim().slice(0, 300)}`);
       else if (!sameBytes(gen, target, first)) verification.failures.push('two runs produced different output');
-      for (const f of verification.failures) failures.push(`N=${n}: ${f}`);
-      log(`N=${n}: CLI output checked: ${verification.checked} files, ${verification.failures.length} failures${verification.failures.length ? ` (first: ${verification.failures[0]})` : ''}; ${written.length} files written`);
+      for (const f of verification.failures) failures.push(`${label}: ${f}`);
+      log(`${label}: CLI output checked: ${verification.checked} files, ${verification.failures.length} failures${verification.failures.length ? ` (first: ${verification.failures[0]})` : ''}; ${written.length} files written`);
       const writeCost = measureWriteCost(first, written);
 
       const entry = {
         deployments: n,
+        ...(wide ? { documents: 'about 4 KB' } : {}),
         loadavg_at_start: loadavg,
         generated: gen.counts,
         cli: {
           runs,
-          wall_s_median: round(cliMedian[n]),
+          wall_s_median: round(cliMedian[key]),
           wall_s_min: round(Math.min(...measured.wall)),
           wall_s_max: round(Math.max(...measured.wall)),
           info_cpu_s_median: measured.cpuSeconds ? round(median(measured.cpuSeconds)) : null,
-          peak_rss_mb_max: cliRss[n] === null ? null : kibToMB(cliRss[n]),
+          peak_rss_mb_max: cliRss[key] === null ? null : kibToMB(cliRss[key]),
           files_written: written.length,
           conflicts_reported: check.stdout.split('\n').filter((l) => /merge conflict/.test(l)).length,
           output_check_failures: verification.failures.length,
@@ -204,21 +217,21 @@ export async function run({ log, root }) {
         },
         io_floor: {
           runs,
-          wall_s_median: round(floorMedian[n]),
+          wall_s_median: round(floorMedian[key]),
           wall_s_min: round(Math.min(...floorRuns.wall)),
           wall_s_max: round(Math.max(...floorRuns.wall)),
           info_cpu_s_median: floorRuns.cpuSeconds ? round(median(floorRuns.cpuSeconds)) : null,
           files_read: listFiles(dirs.origin).length + listFiles(dirs.upstream).length + listFiles(dirs.local).length,
           files_written: written.length,
         },
-        cli_over_floor: round(cliMedian[n] / floorMedian[n], 2),
+        cli_over_floor: round(cliMedian[key] / floorMedian[key], 2),
       };
-      log(`N=${n}: writing the ${writeCost.files} files again: ${writeCost.today_ms} ms as today, ${writeCost.atomic_with_fsync_ms} ms atomically (temp file, fsync, rename)`);
+      log(`${label}: writing the ${writeCost.files} files again: ${writeCost.today_ms} ms as today, ${writeCost.atomic_with_fsync_ms} ms atomically (temp file, fsync, rename)`);
 
-      if (realKpt && (n <= BASE || KPT_LARGE)) {
-        log(`N=${n}: running scripts/kpt-oracle.sh (real kpt pkg update)…`);
+      if (realKpt && !wide && (n <= BASE || KPT_LARGE)) {
+        log(`${label}: running scripts/kpt-oracle.sh (real kpt pkg update)…`);
         const kpt = await runKpt({ root, dirs, work, shimDir, realKpt });
-        kptUpdate[n] = kpt.updateSeconds;
+        kptUpdate[key] = kpt.updateSeconds;
         const kptCheck = verifyMerged(gen, kpt.dir, { strict: false });
         const { differ, orderOnly } = comparePackages(gen, target, kpt.dir);
         entry.kpt = {
@@ -229,16 +242,16 @@ export async function run({ log, root }) {
           info_pkg_update_cpu_s: kpt.cpuSeconds === null ? null : round(kpt.cpuSeconds),
           info_expectation_failures_on_kpt_output: kptCheck.failures.length,
         };
-        entry.speedup_vs_kpt_pkg_update = round(kpt.updateSeconds / cliMedian[n], 2);
-        entry.speedup_vs_oracle_total = round(kpt.oracleSeconds / cliMedian[n], 2);
+        entry.speedup_vs_kpt_pkg_update = round(kpt.updateSeconds / cliMedian[key], 2);
+        entry.speedup_vs_oracle_total = round(kpt.oracleSeconds / cliMedian[key], 2);
         entry.info_files_differing_cli_vs_kpt = { parsed: differ.length, only_in_list_entry_order: orderOnly };
-        log(`N=${n}: kpt pkg update ${kpt.updateSeconds.toFixed(2)} s (oracle total ${kpt.oracleSeconds.toFixed(2)} s), peak RSS ${kpt.rssKib === null ? '?' : `${kibToMB(kpt.rssKib)} MB`}; speed-up ${entry.speedup_vs_kpt_pkg_update}x`);
-        if (differ.length) notes.push(`N=${n}: ${differ.length} merged files differ (parsed) between the CLI and kpt, ${orderOnly} of them only in the order of named list entries (kpt appends entries upstream added; the CLI keeps upstream's order)`);
-        if (kptCheck.failures.length) notes.push(`N=${n}: kpt's own output fails ${kptCheck.failures.length} generator expectations, e.g. ${kptCheck.failures[0]}`);
+        log(`${label}: kpt pkg update ${kpt.updateSeconds.toFixed(2)} s (oracle total ${kpt.oracleSeconds.toFixed(2)} s), peak RSS ${kpt.rssKib === null ? '?' : `${kibToMB(kpt.rssKib)} MB`}; speed-up ${entry.speedup_vs_kpt_pkg_update}x`);
+        if (differ.length) notes.push(`${label}: ${differ.length} merged files differ (parsed) between the CLI and kpt, ${orderOnly} of them only in the order of named list entries (kpt appends entries upstream added; the CLI keeps upstream's order)`);
+        if (kptCheck.failures.length) notes.push(`${label}: kpt's own output fails ${kptCheck.failures.length} generator expectations, e.g. ${kptCheck.failures[0]}`);
       } else if (realKpt) {
-        entry.kpt = `not run at N=${n} (the issue says not to; BENCH_MERGE_KPT_LARGE=1 runs it)`;
+        entry.kpt = wide ? 'not run for the 4 KB documents (no target against kpt)' : `not run at ${label} (the issue says not to; BENCH_MERGE_KPT_LARGE=1 runs it)`;
       }
-      figures.sizes[`n_${n}`] = entry;
+      figures.sizes[key] = entry;
       if (!KEEP) rmSync(work, { recursive: true, force: true });
     }
   } finally {
@@ -247,14 +260,18 @@ export async function run({ log, root }) {
 
   notes.push(`CLI and floor wall times are medians of ${RUNS} interleaved rounds below N=${LARGE} and of ${RUNS_LARGE} at N ≥ ${LARGE}; kpt ran once`);
   const mb = (kib) => (kib === undefined || kib === null ? null : (kib * 1024) / 1e6);
-  const speedup = kptUpdate[BASE] !== undefined && cliMedian[BASE] !== undefined ? kptUpdate[BASE] / cliMedian[BASE] : null;
-  const overFloor = floorMedian[BASE] !== undefined && cliMedian[BASE] !== undefined ? cliMedian[BASE] / floorMedian[BASE] : null;
-  const rssBase = mb(cliRss[BASE]);
-  const rssLarge = mb(cliRss[LARGE]);
-  const growth = cliMedian[BASE] !== undefined && cliMedian[LARGE] !== undefined ? cliMedian[LARGE] / cliMedian[BASE] : null;
+  const [base, large] = [`n_${BASE}`, `n_${LARGE}`];
+  const speedup = kptUpdate[base] !== undefined && cliMedian[base] !== undefined ? kptUpdate[base] / cliMedian[base] : null;
+  const floorRatio = (key) => (floorMedian[key] !== undefined && cliMedian[key] !== undefined ? cliMedian[key] / floorMedian[key] : null);
+  const overFloor = floorRatio(base);
+  const overFloorWide = floorRatio(WIDE_KEY);
+  const rssBase = mb(cliRss[base]);
+  const rssLarge = mb(cliRss[large]);
+  const growth = cliMedian[base] !== undefined && cliMedian[large] !== undefined ? cliMedian[large] / cliMedian[base] : null;
   const verdict = (value, ok) => (value === null ? 'not measured' : ok ? 'pass' : 'FAIL');
   figures.targets = {
     floor_ratio_at_1000: { value: round(overFloor, 2), target: `<= ${MAX_FLOOR_RATIO_1000}x the I/O floor`, result: verdict(overFloor, overFloor <= MAX_FLOOR_RATIO_1000) },
+    floor_ratio_at_1000_4kb: { value: round(overFloorWide, 2), target: `<= ${MAX_FLOOR_RATIO_1000}x the I/O floor`, result: verdict(overFloorWide, overFloorWide <= MAX_FLOOR_RATIO_1000) },
     speedup_at_1000: { value: round(speedup, 2), target: `>= ${MIN_SPEEDUP_1000}x`, result: verdict(speedup, speedup >= MIN_SPEEDUP_1000) },
     peak_rss_mb_at_1000: { value: round(rssBase, 1), target: `<= ${MAX_RSS_1000_MB} MB`, result: verdict(rssBase, rssBase <= MAX_RSS_1000_MB) },
     growth_1000_to_10000: { value: round(growth, 2), target: `<= ${MAX_GROWTH_10000}x`, result: verdict(growth, growth <= MAX_GROWTH_10000) },
@@ -270,12 +287,13 @@ export async function run({ log, root }) {
   return {
     pass:
       overFloor !== null && overFloor <= MAX_FLOOR_RATIO_1000 &&
+      overFloorWide !== null && overFloorWide <= MAX_FLOOR_RATIO_1000 &&
       speedup !== null && speedup >= MIN_SPEEDUP_1000 &&
       rssBase !== null && rssBase <= MAX_RSS_1000_MB &&
       growth !== null && growth <= MAX_GROWTH_10000 &&
       rssLarge !== null && rssLarge <= MAX_RSS_10000_MB &&
       failures.length === 0,
-    target: `at 1,000: ≤ ${MAX_FLOOR_RATIO_1000}x the I/O floor, ≥ ${MIN_SPEEDUP_1000}x faster than \`kpt pkg update\`, peak RSS ≤ ${MAX_RSS_1000_MB} MB; at 10,000: ≤ ${MAX_GROWTH_10000}x the 1,000 time, peak RSS ≤ ${MAX_RSS_10000_MB} MB; CLI output correct`,
+    target: `at 1,000, and at 1,000 of about 4 KB each: ≤ ${MAX_FLOOR_RATIO_1000}x the I/O floor; at 1,000: ≥ ${MIN_SPEEDUP_1000}x faster than \`kpt pkg update\`, peak RSS ≤ ${MAX_RSS_1000_MB} MB; at 10,000: ≤ ${MAX_GROWTH_10000}x the 1,000 time, peak RSS ≤ ${MAX_RSS_10000_MB} MB; CLI output correct`,
     figures,
     notes,
   };

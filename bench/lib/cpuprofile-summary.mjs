@@ -148,7 +148,7 @@ const PHASES = [
   ['read', /^(readDiskTree)$/],
   ['git', /^(uncommittedChanges|readTrees|fetchVersions|resolve)$/],
   ['scan (documents, identities)', /^(readKrmVersions)$/],
-  ['render (write back)', /^(writeBack)$/],
+  ['render (write back)', /^(fileTexts)$/],
   ['merge', /^(mergeUpstream)$/],
   ['trees (parse)', /^(parseDocument|parseResource)$/],
   ['write (plan, safe writer)', /^(planUpdate|executePlan)$/],

@@ -10,6 +10,11 @@
 //             touch, some (about one in six, at least one) on the same field (replicas or image),
 //             which makes a conflict that upstream wins.
 //
+// With `wide: true` each Deployment also has what larger ones carry (pod annotations, an init
+// container, affinity, tolerations, spread constraints, more environment), about 4 KB a document
+// instead of about 2 KB, 115–150 lines; drawn from a second seeded stream, so the Deployments without
+// it are byte for byte those of the default.
+//
 // Every edit is recorded with the value the merged package must hold afterwards, so a benchmark
 // can check the result: see `expectations` in the returned object.
 //
@@ -59,6 +64,41 @@ const ENV_POOL = [
 ];
 
 const clone = (value) => structuredClone(value);
+
+const ZONES = ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'];
+const TAINTS = [['dedicated', 'shop'], ['workload', 'batch'], ['example.com/spot', 'true'], ['gpu', 'absent']];
+const WIDE_ENV = ['DB_HOST', 'DB_PORT', 'DB_NAME', 'DB_POOL_SIZE', 'REDIS_URL', 'KAFKA_BROKERS', 'METRICS_PORT',
+  'SHUTDOWN_GRACE', 'UPSTREAM_URL', 'RATE_LIMIT', 'SESSION_TTL', 'LOCALE', 'TZ', 'SENTRY_ENVIRONMENT'];
+
+/** What a wide Deployment adds to its model (see the header), from its own stream `r`. */
+function wideParts(d, r) {
+  const hex = () => Array.from({ length: 64 }, () => '0123456789abcdef'[r.int(0, 15)]).join('');
+  const env = r.shuffle(WIDE_ENV).slice(0, r.int(4, 8)).map((name) => ({ name, value: `${d.word}-${name.toLowerCase().replace(/_/g, '-')}-${r.int(1, 999)}` }));
+  return {
+    podAnnotations: [['prometheus.io/scrape', 'true'], ['prometheus.io/port', String(r.pick([9090, 9102, 8081]))], ['prometheus.io/path', '/metrics'], ['checksum/config', hex()]],
+    init: { image: `${r.pick(REGISTRIES)}/${d.word}-migrate:${r.int(1, 4)}.${r.int(0, 20)}.${r.int(0, 9)}`, timeout: r.int(30, 600) },
+    wideEnv: env,
+    zone: r.pick(ZONES),
+    taints: r.shuffle(TAINTS).slice(0, r.int(2, 3)),
+    maxSkew: r.int(1, 2),
+    grace: r.pick([30, 45, 60, 90]),
+    priority: r.pick(['shop-critical', 'shop-default', 'batch-low']),
+  };
+}
+
+function renderWidePod(d, lines) {
+  const w = d.wide;
+  lines.push(`      terminationGracePeriodSeconds: ${w.grace}`, `      priorityClassName: ${w.priority}`, '      nodeSelector:', '        kubernetes.io/os: linux', `        topology.kubernetes.io/zone: ${w.zone}`);
+  lines.push('      affinity:', '        podAntiAffinity:', '          preferredDuringSchedulingIgnoredDuringExecution:', '          - weight: 100', '            podAffinityTerm:');
+  lines.push('              labelSelector:', '                matchExpressions:', '                - key: app.kubernetes.io/name', '                  operator: In', `                  values: [${d.name}]`, '              topologyKey: kubernetes.io/hostname');
+  lines.push('      tolerations:');
+  for (const [key, value] of w.taints) lines.push(`      - key: ${key}`, '        operator: Equal', `        value: ${q(value)}`, '        effect: NoSchedule');
+  lines.push('      topologySpreadConstraints:', `      - maxSkew: ${w.maxSkew}`, '        topologyKey: topology.kubernetes.io/zone', '        whenUnsatisfiable: ScheduleAnyway', '        labelSelector:', '          matchLabels:', `            app.kubernetes.io/name: ${d.name}`);
+  lines.push('      initContainers:', '      - name: migrate # runs the schema migrations before the service starts', `        image: ${w.init.image}`, `        command: ["/bin/migrate", "--timeout=${w.init.timeout}s", "--lock-table=schema_lock"]`);
+  lines.push('        env:');
+  for (const e of w.wideEnv.slice(0, 3)) lines.push(`        - name: ${e.name}`, `          value: ${q(e.value)}`);
+  lines.push('        resources:', '          requests: {cpu: 50m, memory: 64Mi}', '          limits:', '            memory: 128Mi');
+}
 
 function makeDeployment(r, i) {
   const word = r.pick(WORDS);
@@ -112,7 +152,7 @@ function makeDeployment(r, i) {
 
 const q = (s) => (/^[\w./:@-]+$/.test(s) && !/^(true|false|null|yes|no|on|off|~|[-+]?[\d.]+(e[-+]?\d+)?)$/i.test(s) && !s.startsWith('-') ? s : JSON.stringify(s));
 
-function renderContainer(c, isMain, lines) {
+function renderContainer(c, isMain, lines, wideEnv) {
   lines.push(`      - name: ${c.name}${isMain ? ' # the main container' : ''}`);
   lines.push(`        image: ${c.image}${isMain ? ' # bumped by the release pipeline' : ''}`);
   if (c.args) lines.push(`        args: [${c.args.map((a) => JSON.stringify(a)).join(', ')}]`);
@@ -122,6 +162,7 @@ function renderContainer(c, isMain, lines) {
   }
   lines.push('        env:');
   for (const e of c.env) lines.push(`        - name: ${e.name}`, `          value: ${q(e.value)}`);
+  for (const e of (isMain && wideEnv) || []) lines.push(`        - name: ${e.name}`, `          value: ${q(e.value)}`);
   if (isMain) {
     lines.push('        - name: POD_NAME', '          valueFrom:', '            fieldRef: {fieldPath: metadata.name}');
     lines.push('        envFrom:', '        - configMapRef:', `            name: ${c.name}-settings`);
@@ -147,10 +188,15 @@ export function renderDeployment(d) {
   lines.push('spec:', `  replicas: ${d.replicas} # the HPA scales this in production`, '  selector:', '    matchLabels:', `      app.kubernetes.io/name: ${d.name}`);
   if (d.rollingUpdate) lines.push('  strategy:', '    type: RollingUpdate', '    rollingUpdate: {maxSurge: 1, maxUnavailable: 0}');
   lines.push('  template:', '    metadata:', '      labels:', `        app.kubernetes.io/name: ${d.name}`, '        app.kubernetes.io/part-of: shop');
+  if (d.wide) {
+    lines.push('      annotations:');
+    for (const [k, v] of d.wide.podAnnotations) lines.push(`        ${k}: ${q(v)}`);
+  }
   lines.push('    spec:', `      serviceAccountName: ${d.name}`);
   if (d.securityContext) lines.push('      securityContext:', '        runAsNonRoot: true', '        seccompProfile: {type: RuntimeDefault}');
+  if (d.wide) renderWidePod(d, lines);
   lines.push('      containers:');
-  d.containers.forEach((c, index) => renderContainer(c, index === 0, lines));
+  d.containers.forEach((c, index) => renderContainer(c, index === 0, lines, d.wide?.wideEnv));
   lines.push('      volumes:');
   for (const v of d.volumes) {
     lines.push(`      - name: ${v.name}`);
@@ -306,8 +352,9 @@ function pickEdits(r, pool, min, max, avoid = new Set()) {
  * Generates the three versions. Returns { n, seed, files: { origin, upstream, local } (path → text),
  * expectations: Map<path, { kind, checks: [{ side, description, check }] }>, counts }.
  */
-export function generatePackages(n, { seed = 1 } = {}) {
+export function generatePackages(n, { seed = 1, wide = false } = {}) {
   const r = rng(seed * 1000003 + n);
+  const w = wide ? rng(seed * 2000003 + n) : null;
   const kptfile = [
     'apiVersion: kpt.dev/v1', 'kind: Kptfile', 'metadata:', '  name: bench-pkg',
     '  annotations:', '    config.kubernetes.io/local-config: "true"',
@@ -320,6 +367,7 @@ export function generatePackages(n, { seed = 1 } = {}) {
   for (let i = 0; i < n; i++) {
     const d = makeDeployment(r, i);
     fitLines(d, r);
+    if (w) d.wide = wideParts(d, w);
     models.push(d);
   }
 
@@ -405,6 +453,7 @@ export function generatePackages(n, { seed = 1 } = {}) {
       edited_on_both_sides: overlapCount,
       same_field_conflicts: conflicts,
       lines_per_deployment: { min: Math.min(...lines), max: Math.max(...lines) },
+      bytes_over_three_versions: [origin, upstream, local].reduce((sum, files) => sum + [...files.values()].reduce((s, text) => s + Buffer.byteLength(text), 0), 0),
     },
   };
 }

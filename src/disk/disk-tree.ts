@@ -30,14 +30,37 @@ function nameOf(bytes: Buffer, dir: string): string {
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** Bytes of this size or less are carved out of a shared block. */
+const SMALL_FILE = 64 * 1024;
+const BLOCK = 1024 * 1024;
+
+/**
+ * Room for the files of one read: small files share blocks, as an allocation of its own (and the
+ * collector's work on it) costs more than reading a file of a few kilobytes.
+ */
+class FileBytes {
+  private block = Buffer.alloc(0);
+  private used = 0;
+
+  take(size: number): Buffer {
+    if (size > SMALL_FILE) return Buffer.allocUnsafeSlow(size);
+    if (this.used + size > this.block.length) {
+      this.block = Buffer.allocUnsafeSlow(BLOCK);
+      this.used = 0;
+    }
+    this.used += size;
+    return this.block.subarray(this.used - size, this.used);
+  }
+}
+
 /** A regular file's bytes and mode, opened without following a symbolic link; undefined when it is not a regular file. */
-function readRegularFile(full: string, path: string, budget: ReadBudget): TreeFile | undefined {
+function readRegularFile(full: string, path: string, budget: ReadBudget, room: FileBytes): TreeFile | undefined {
   const fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return undefined;
     budget.spend(path, stat.size);
-    const bytes = Buffer.allocUnsafe(stat.size);
+    const bytes = room.take(stat.size);
     let at = 0;
     while (at < bytes.length) {
       const read = readSync(fd, bytes, at, bytes.length - at, at);
@@ -69,8 +92,9 @@ export function readDiskTree(root: string, options: { readonly krmignore: boolea
   assertDirectory(root);
   const budget = new ReadBudget((path, problem) => new PackageReadError(`${join(root, path)} ${problem}; list it in .krmignore to leave it out of the update`));
   const read = new Map<string, TreeFile | undefined>();
+  const room = new FileBytes();
   const readFile = (path: string) => {
-    if (!read.has(path)) read.set(path, readRegularFile(join(root, path), path, budget));
+    if (!read.has(path)) read.set(path, readRegularFile(join(root, path), path, budget, room));
     return read.get(path);
   };
   const walked = walkPackage({

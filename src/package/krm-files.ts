@@ -34,12 +34,43 @@ export interface KrmFiles {
 }
 
 export function krmFiles(tree: PackageTree): KrmFiles {
-  const files = new Map<string, string>();
-  const documents: PackageDocument[] = [];
-  for (const path of krmFilePaths(tree)) {
-    const text = tree.text(path)!;
-    files.set(path, text);
-    splitYamlStream(text).forEach((doc, index) => documents.push({ ...doc, path, index }));
+  return new KrmFilesReader().read(tree);
+}
+
+/** A file's text and its documents, as read once. */
+interface ReadFile {
+  readonly bytes: Buffer;
+  readonly text: string;
+  readonly documents: readonly StreamDocument[];
+}
+
+/**
+ * Reads the resource files of several versions of a package (local, origin, upstream), decoding and
+ * splitting each file once where a version has the very bytes an earlier one has at that path: most
+ * files are the same in every version. Each version still gets documents of its own.
+ */
+export class KrmFilesReader {
+  private readonly seen = new Map<string, ReadFile[]>();
+
+  read(tree: PackageTree): KrmFiles {
+    const files = new Map<string, string>();
+    const documents: PackageDocument[] = [];
+    for (const path of krmFilePaths(tree)) {
+      const file = this.file(path, tree.files.get(path)!.bytes, () => tree.text(path)!);
+      files.set(path, file.text);
+      file.documents.forEach((doc, index) => documents.push({ ...doc, path, index }));
+    }
+    return { files, documents };
   }
-  return { files, documents };
+
+  private file(path: string, bytes: Buffer, text: () => string): ReadFile {
+    const versions = this.seen.get(path) ?? [];
+    const same = versions.find((file) => file.bytes.equals(bytes));
+    if (same) return same;
+    const decoded = text();
+    const file = { bytes, text: decoded, documents: splitYamlStream(decoded) };
+    versions.push(file);
+    this.seen.set(path, versions);
+    return file;
+  }
 }

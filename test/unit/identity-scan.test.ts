@@ -72,6 +72,28 @@ describe('the identity scan', () => {
     expect(keys('kind: ConfigMap\nmetadata:\n  name: amf\n')).toEqual(['|ConfigMap||amf']);
   });
 
+  it('reads metadata only at the indentation of its first field, and only up to the next line at column 0', () => {
+    const text = [
+      '# name: not-this',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '',
+      '    # a comment deeper than the fields',
+      '  labels:',
+      '    name: not-this-either',
+      '  name: cm',
+      'data:',
+      '  name: nor-this',
+      '  namespace: nor-this',
+      '',
+    ].join('\n');
+    expect(keys(text)).toEqual(['|ConfigMap||cm']);
+    expect(keys('apiVersion: v1\nkind: A\nmetadata:\n\u00a0 name: spaced\n')).toEqual(['|A||spaced']);
+    expect(keys('apiVersion: v1\nkind: A\nmetadata:\nname: top\n')).toEqual(['|A|||']);
+    expect(keys('  apiVersion: v1\n  kind: A\n')).toEqual(['||||']);
+  });
+
   it.each([
     ['flow metadata', 'apiVersion: v1\nkind: A\nmetadata: {name: a}\n'],
     ['an anchor', 'apiVersion: v1\nkind: A\nmetadata: &m\n  name: a\n'],

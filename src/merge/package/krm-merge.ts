@@ -24,7 +24,7 @@ import { readDocument } from '../../yaml/tree-builder';
 import { mergeUpstream, type MergeContext, type MergeReport } from '..';
 import { identityKeys, identityKeysOf, inScope } from '../resources/identity';
 import { MERGE_SOURCE } from '../resources/sources';
-import { krmFiles, type KrmFiles, type PackageDocument } from '../../package/krm-files';
+import { KrmFilesReader, type KrmFiles, type PackageDocument } from '../../package/krm-files';
 import { mergeDocumentComments } from './document-comments';
 import { fileTexts } from './file-texts';
 import { isWithin, packageDirsOf, scopeOf } from '../../package/scopes';
@@ -59,10 +59,18 @@ export interface KrmVersions {
 }
 
 export function readKrmVersions(local: PackageTree, origin: PackageTree, upstream: PackageTree): KrmVersions {
-  const versions = { local: krmFiles(local), origin: krmFiles(origin), upstream: krmFiles(upstream) };
+  const reader = new KrmFilesReader();
+  const versions = { local: reader.read(local), origin: reader.read(origin), upstream: reader.read(upstream) };
   const scans = new Map<PackageDocument, ScanOutcome>();
+  // Most documents have one text in every version: a document with the text of the first one
+  // scanned at its place shares that one's scan.
+  const firstAt = new Map<string, PackageDocument>();
   const scan = (doc: PackageDocument) => {
-    if (!scans.has(doc)) scans.set(doc, scanIdentity(doc.text));
+    if (!scans.has(doc)) {
+      const first = firstAt.get(placeOf(doc));
+      if (first === undefined) firstAt.set(placeOf(doc), doc);
+      scans.set(doc, first !== undefined && first.text === doc.text ? scans.get(first) : scanIdentity(doc.text));
+    }
     return scans.get(doc);
   };
   return { ...versions, scan, plainYaml: plainYamlFiles([versions.local, versions.origin, versions.upstream], scan) };
