@@ -117,12 +117,12 @@ export async function run({ log, root }) {
   mkdirSync(snapshot);
   for (const file of readdirSync(join(root, 'dist'))) if (/\.js(\.map|\.cache)?$/.test(file)) cpSync(join(root, 'dist', file), join(snapshot, file));
   const cliJs = join(snapshot, 'main.js');
-  const bundle = createHash('sha256').update(readFileSync(join(snapshot, 'function.js'))).digest('hex').slice(0, 12);
+  const bundle = createHash('sha256').update(readFileSync(join(snapshot, 'update.js'))).digest('hex').slice(0, 12);
   const timing = processTiming(tmp);
   const restore = restoreScript(tmp);
   // Both are timed as child processes, interleaved: hyperfine is not used here.
   const notes = timing.notes.filter((note) => !/hyperfine/.test(note));
-  log(`work directory ${tmp}${KEEP ? ' (kept)' : ''}; seed ${SEED}; sizes ${SIZES.join(', ')}; dist snapshot, function.js sha256 ${bundle}…`);
+  log(`work directory ${tmp}${KEEP ? ' (kept)' : ''}; seed ${SEED}; sizes ${SIZES.join(', ')}; dist snapshot, update.js sha256 (the bundle an update runs) ${bundle}…`);
 
   const cliEnv = { ...process.env };
   delete cliEnv.NODE_EXTRA_CA_CERTS;
@@ -141,7 +141,7 @@ export async function run({ log, root }) {
     }
   } else notes.push('BENCH_MERGE_KPT=0: kpt was not run, so no speed-up could be measured');
 
-  const figures = { seed: SEED, function_js_sha256: bundle, timing: 'child processes, CLI and floor interleaved', rss_unit: 'MB = 10^6 bytes', sizes: {} };
+  const figures = { seed: SEED, update_js_sha256: bundle, timing: 'child processes, CLI and floor interleaved', rss_unit: 'MB = 10^6 bytes', sizes: {} };
   const cliMedian = {};
   const cliRss = {};
   const floorMedian = {};

@@ -17,6 +17,7 @@ import type { Document, Node } from 'yaml';
 import { mergeLines } from './line-merge';
 import { deriveSeqIndent, findSeqIndent, type SeqIndent } from './seq-indent';
 import { renderSimpleDocument } from './renderer';
+import { sameDocumentTree } from './same-tree';
 import { readDocument } from './tree-builder';
 import { newDocument, renderOptions, yamlVersionOf, type RenderStyle, type YamlVersion } from './yaml-format';
 
@@ -79,8 +80,14 @@ export function rewriteDocument(contents: Node, doc: Document, previous: Previou
   if (previous === undefined) return renderDocument(contents, doc, { version });
   const original = previous.text.replace(/\r\n/g, '\n');
   const style = documentStyle(original, version, previous.fallbackSeqIndent);
+  let base = previous.rendered;
+  if (base === undefined) {
+    // A resource written as it was read (an upstream one nothing changed) is its text, unrendered.
+    const asRead = readDocument(original, version);
+    if (asRead.errors.length === 0 && sameDocumentTree(contents, doc, asRead)) return original;
+    base = asRead.errors.length > 0 ? undefined : renderDocument(asRead.contents as Node | null, asRead, style);
+  }
   const fresh = renderDocument(contents, doc, style);
-  const base = previous.rendered ?? renderText(original, style);
   if (base === fresh) return original;
   if (base === undefined || base === original) return fresh;
   const merged = mergeLines(base.split('\n'), original.split('\n'), fresh.split('\n'))?.join('\n');

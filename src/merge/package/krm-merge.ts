@@ -21,6 +21,7 @@ import { findSeqIndent } from '../../yaml/seq-indent';
 import { errorResult, FunctionError, hasError, type Result } from '../../krm/results';
 import { firstInvalidByte } from '../../yaml/utf8';
 import { readDocument } from '../../yaml/tree-builder';
+import { sameDocumentTree } from '../../yaml/same-tree';
 import { mergeUpstream, type MergeContext, type MergeReport } from '..';
 import { identityKeys, identityKeysOf, inScope } from '../resources/identity';
 import { MERGE_SOURCE } from '../resources/sources';
@@ -136,20 +137,26 @@ const onlyOurs = (annotations: YAMLMap) => annotations.items.every((pair) => OUR
  * parse cannot be put back; the text is then read again.
  */
 function renderedAsParsed(parsed: Document, source: DocumentSource): string | undefined {
-  if (source.rendered !== undefined || source.annotationsAsRead === undefined) return source.rendered;
-  const metadata = parsed.get('metadata', true);
-  if (!isMap(metadata)) return undefined;
-  const annotations = metadata.get('annotations', true);
-  if (!isMap(annotations)) return undefined;
-  if (source.annotationsAsRead === 'map') for (const key of OUR_ANNOTATIONS) annotations.delete(key);
-  else if (onlyOurs(annotations)) metadata.delete('annotations');
-  else return undefined;
-  if (!source.hadMetadata) {
-    if (metadata.items.length > 0) return undefined;
-    parsed.delete('metadata');
-  }
+  if (source.rendered !== undefined || !putBackAsParsed(parsed, source)) return source.rendered;
   source.rendered = renderAsRead(source.doc.text, parsed);
   return source.rendered;
+}
+
+/** Takes the command's annotations out of an origin or upstream parse; whether that leaves it exactly as parsed. */
+function putBackAsParsed(parsed: Document, source: DocumentSource): boolean {
+  if (source.annotationsAsRead === undefined) return false;
+  const metadata = parsed.get('metadata', true);
+  if (!isMap(metadata)) return false;
+  const annotations = metadata.get('annotations', true);
+  if (!isMap(annotations)) return false;
+  if (source.annotationsAsRead === 'map') for (const key of OUR_ANNOTATIONS) annotations.delete(key);
+  else if (onlyOurs(annotations)) metadata.delete('annotations');
+  else return false;
+  if (!source.hadMetadata) {
+    if (metadata.items.length > 0) return false;
+    parsed.delete('metadata');
+  }
+  return true;
 }
 
 /**
@@ -250,7 +257,12 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstream?
   }
   // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
   if (own && !own.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
-  const rendered = source && renderedAsParsed(source === own ? resource.doc : layout!.doc, source);
+  const parsed = source === own ? resource.doc : layout?.doc;
+  // A copy of an upstream resource the merge left as it was is that document's text: nothing to render.
+  if (source && parsed && source.rendered === undefined && putBackAsParsed(parsed, source) && sameDocumentTree(node, resource.doc, parsed)) {
+    return source.doc.text.replace(/\r\n/g, '\n');
+  }
+  const rendered = source && parsed && renderedAsParsed(parsed, source);
   return rewriteDocument(
     node,
     resource.doc,
