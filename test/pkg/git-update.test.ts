@@ -290,14 +290,20 @@ describe('git mode refuses, and leaves the package as it was', () => {
     expect(message).toMatch(/has no commit f{40}/);
   });
 
-  it('with uncommitted changes in a git work tree, unless --allow-dirty', async () => {
-    const work = join(dir, 'work');
+  /** A fetched package committed in a work tree of its own, then its README edited: a package with an uncommitted change. */
+  const editedAfterCommit = (name: string): string => {
+    const work = join(dir, name);
     const pkg = join(work, 'pkg');
     git(['init', '-q', work]);
     fetchedPackage(pkg);
     git(['add', '-A'], work);
     git(['commit', '-q', '-m', 'fetched'], work);
     writeFileSync(join(pkg, 'README.md'), 'edited\n');
+    return pkg;
+  };
+
+  it('with uncommitted changes in a git work tree, unless --allow-dirty', async () => {
+    const pkg = editedAfterCommit('work');
     writeFileSync(join(pkg, 'new.md'), 'untracked\n');
     const before = snapshot(pkg);
     await expect(update({ pkg, ref: 'v2' })).rejects.toThrow(/has uncommitted changes \(.*README\.md.*new\.md.*\); commit them first.*--allow-dirty/);
@@ -307,13 +313,7 @@ describe('git mode refuses, and leaves the package as it was', () => {
   });
 
   it('with uncommitted changes, said first though the upstream is fetched beside the check and fails', async () => {
-    const work = join(dir, 'work-dirty-unknown');
-    const pkg = join(work, 'pkg');
-    git(['init', '-q', work]);
-    fetchedPackage(pkg);
-    git(['add', '-A'], work);
-    git(['commit', '-q', '-m', 'fetched'], work);
-    writeFileSync(join(pkg, 'README.md'), 'edited\n');
+    const pkg = editedAfterCommit('work-dirty-unknown');
     const before = snapshot(pkg);
     await expect(update({ pkg, ref: 'no-such-version' })).rejects.toThrow(/has uncommitted changes \(.*README\.md\); commit them first/);
     expect(snapshot(pkg)).toEqual(before);
