@@ -2,14 +2,15 @@
  * Reads a document written in the simple block YAML that KRM packages are made of, straight from its
  * lines, several times faster than `yaml`'s lexer, parser and composer: a map at column 0 of block
  * maps and sequences, scalars (plain, quoted, double-quoted with escapes; a map's values also over
- * several lines, folded) and one-line flow collections, `|` and `|-` literals, comments and blank lines. What it reads, a `Build` makes: plain
- * data (data-reader.ts) or `yaml`'s node tree (tree-builder.ts), exactly what `yaml` gives for the text.
+ * several lines, folded), one-line flow collections, `|` and `|-` literals, comments and blank
+ * lines. What it reads, a `Build` makes: plain data (data-reader.ts) or `yaml`'s node tree
+ * (tree-builder.ts), exactly what `yaml` gives for the text.
  *
  * Anything else is refused (outsideSubset) and the caller parses, which also reports what is wrong:
  * flow collections over several lines, scalars over several lines in a list, a backslash at the end
- * of a double-quoted scalar's line, folded, kept or explicitly indented block
- * scalars, anchors, tags, keys that are not strings, duplicate keys, collections nested deeper than
- * the parser's bound (nesting-depth.ts, which the parser's budget then applies), and, for a builder that keeps
+ * of a double-quoted scalar's line, folded, kept or explicitly indented block scalars, anchors,
+ * tags, keys that are not strings, duplicate keys, collections nested deeper than the parser's
+ * bound (nesting-depth.ts, which the parser's budget then applies), and, for a builder that keeps
  * comments, comments where the rules encoded here (comment-props.ts) do not say where `yaml` files
  * them (deeper than the value before them, around values left empty).
  */

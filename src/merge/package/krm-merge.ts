@@ -131,18 +131,11 @@ function annotationsAsRead(annotations: unknown): AnnotationsAsRead | undefined 
 const onlyOurs = (annotations: YAMLMap) => annotations.items.every((pair) => OUR_ANNOTATIONS.includes(String(isScalar(pair.key) ? pair.key.value : pair.key)));
 
 /**
- * The rendering as parsed of an upstream document a resource was copied from, for the copy to keep
- * its layout: the command's annotations taken out of the parse, which nothing reads after the merge,
- * instead of parsing the text again (for a large CRD, most of an update's time). Undefined where the
- * parse cannot be put back; the text is then read again.
+ * Takes the command's annotations out of the parse of an upstream document a resource was copied
+ * from (nothing reads it after the merge); whether that leaves it exactly as parsed. The copy is then
+ * compared with it, or laid out as its rendering, instead of the text being parsed again (for a large
+ * CRD, most of an update's time). Where it cannot be put back, the text is read again.
  */
-function renderedAsParsed(parsed: Document, source: DocumentSource): string | undefined {
-  if (source.rendered !== undefined || !putBackAsParsed(parsed, source)) return source.rendered;
-  source.rendered = renderAsRead(source.doc.text, parsed);
-  return source.rendered;
-}
-
-/** Takes the command's annotations out of an origin or upstream parse; whether that leaves it exactly as parsed. */
 function putBackAsParsed(parsed: Document, source: DocumentSource): boolean {
   if (source.annotationsAsRead === undefined) return false;
   const metadata = parsed.get('metadata', true);
@@ -258,11 +251,12 @@ function diskText(resource: KrmResource, hadEmptyAnnotations: boolean, upstream?
   // The path and index annotations gave a document without metadata (a kustomization.yaml) one.
   if (own && !own.hadMetadata && isMap(metadata) && metadata.items.length === 0) node.delete('metadata');
   const parsed = source === own ? resource.doc : layout?.doc;
-  // A copy of an upstream resource the merge left as it was is that document's text: nothing to render.
-  if (source && parsed && source.rendered === undefined && putBackAsParsed(parsed, source) && sameDocumentTree(node, resource.doc, parsed)) {
-    return source.doc.text.replace(/\r\n/g, '\n');
+  if (source && parsed && source.rendered === undefined && putBackAsParsed(parsed, source)) {
+    // A copy of an upstream resource the merge left as it was is that document's text: nothing to render.
+    if (sameDocumentTree(node, resource.doc, parsed)) return source.doc.text.replace(/\r\n/g, '\n');
+    source.rendered = renderAsRead(source.doc.text, parsed);
   }
-  const rendered = source && parsed && renderedAsParsed(parsed, source);
+  const rendered = source?.rendered;
   return rewriteDocument(
     node,
     resource.doc,
