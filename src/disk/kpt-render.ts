@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { PackageTree, type TreeFile } from '../package/tree';
+import { readSimpleBlockMap } from '../yaml/data-reader';
 
 export interface RenderSettings {
   /** kpt's `--allow-exec`: the user's choice, passed on. */
@@ -120,9 +121,10 @@ export async function renderWithKpt(tree: PackageTree, settings: RenderSettings,
 export function hasPipeline(tree: PackageTree): boolean {
   for (const path of tree.files.keys()) {
     if (path !== 'Kptfile' && !path.endsWith('/Kptfile')) continue;
+    const text = tree.text(path) ?? '';
     let kptfile: unknown;
     try {
-      kptfile = parse(tree.text(path) ?? '');
+      kptfile = readSimpleBlockMap(text) ?? parse(text);
     } catch {
       continue;
     }

@@ -1,5 +1,6 @@
 /** What a Kptfile records about where its package comes from: `upstream.git` and `upstreamLock.git`. */
 import { parseDocument, visit } from 'yaml';
+import { PLAIN_NULL, readFailsafeBlockMap } from '../yaml/data-reader';
 import { chompAtEnd } from '../yaml/yaml-format';
 
 export interface GitUpstream {
@@ -24,15 +25,18 @@ export class KptfileError extends Error {}
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-const PLAIN_NULL = /^(~|null|Null|NULL|)$/;
-
 /**
  * A Kptfile's data as kpt reads it into its typed fields: every scalar is its text (`ref: 1.10` is
  * the tag `1.10`, not the number 1.1; a commit of digits keeps its digits), and only a plain null
  * (`~`, `null`, nothing) is none; a block scalar at the end reads as the spec reads it (chompAtEnd).
- * Throws the first YAML error.
+ * Throws the first YAML error. A Kptfile in the simple block subset is read without the parser.
  */
 export function kptfileData(text: string): unknown {
+  return readFailsafeBlockMap(text) ?? parsedKptfileData(text);
+}
+
+/** kptfileData by `yaml`'s parser, whatever the text. */
+export function parsedKptfileData(text: string): unknown {
   const doc = parseDocument(text, { schema: 'failsafe' });
   if (doc.errors.length) throw doc.errors[0]!;
   chompAtEnd(doc.contents, text);

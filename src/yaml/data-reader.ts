@@ -42,10 +42,27 @@ const PLAIN_DATA: Build<unknown, string> = {
   after: () => undefined,
 };
 
+/** A plain scalar kpt's typed fields read as none: `~`, `null` in its three spellings, nothing. */
+export const PLAIN_NULL = /^(~|null|Null|NULL|)$/;
+
+/**
+ * YAML's failsafe schema as kpt's typed fields read a Kptfile: every scalar is its text and only a
+ * plain null is none. A key that would read as none is left to the parser.
+ */
+const FAILSAFE_DATA: Build<unknown, string> = {
+  ...PLAIN_DATA,
+  plain: (text) => (PLAIN_NULL.test(text) ? null : text),
+  folded: (value, style) => (style === 'PLAIN' && PLAIN_NULL.test(value) ? null : value),
+  key({ key, quoted }) {
+    if (!isOrdinaryKey(key) || (quoted === undefined && PLAIN_NULL.test(key))) outsideSubset();
+    return key;
+  },
+};
+
 /** The data of the lines, or undefined when something on them is outside the subset. */
-function readData(range: LineRange): Record<string, unknown> | undefined {
+function readData(range: LineRange, build: Build<unknown, string> = PLAIN_DATA): Record<string, unknown> | undefined {
   try {
-    return new BlockReader(PLAIN_DATA, new LineCursor(range)).document() as Record<string, unknown>;
+    return new BlockReader(build, new LineCursor(range)).document() as Record<string, unknown>;
   } catch (error) {
     // Deep nesting overflows the stack here first; the parser then says what is wrong.
     if (error instanceof OutsideSubset || error instanceof RangeError) return undefined;
@@ -64,6 +81,11 @@ export function readSimpleBlockRange(text: string, start: number, end: number, d
 /** The document's data when it is a map in the simple subset; undefined otherwise. */
 export function readSimpleBlockMap(text: string): Record<string, unknown> | undefined {
   return readData({ text, start: 0, end: text.length, dedent: 0 });
+}
+
+/** The document's data read with the failsafe schema (FAILSAFE_DATA) when it is a map in the simple subset; undefined otherwise. */
+export function readFailsafeBlockMap(text: string): Record<string, unknown> | undefined {
+  return readData({ text, start: 0, end: text.length, dedent: 0 }, FAILSAFE_DATA);
 }
 
 /**
