@@ -18,7 +18,7 @@ const SYNC_FLAGS: Record<string, 'lifecycle' | 'imagePullPolicy' | 'gitTimeout' 
   '--git-stall-timeout': 'gitStallTimeout',
 };
 
-const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec' | 'allowDelete' | 'approveDeletions' | 'adoptNow'> = {
+const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec' | 'allowDelete' | 'approveDeletions' | 'adoptNow' | 'recheck'> = {
   '--dry-run': 'dryRun',
   '--diff': 'diff',
   '--no-render': 'noRender',
@@ -26,6 +26,7 @@ const SYNC_SWITCHES: Record<string, 'dryRun' | 'diff' | 'noRender' | 'allowExec'
   '--allow-delete': 'allowDelete',
   '--approve-deletions': 'approveDeletions',
   '--adopt-now': 'adoptNow',
+  '--recheck': 'recheck',
 };
 
 function runSync(args: readonly string[]): number | Promise<number> {

@@ -28,6 +28,8 @@ export interface SyncArguments {
   allowDelete?: boolean;
   approveDeletions?: boolean;
   adoptNow?: boolean;
+  /** Plan every repository from its content, whatever an earlier run recorded. */
+  recheck?: boolean;
   imagePullPolicy?: string;
   gitTimeout?: string;
   gitStallTimeout?: string;
@@ -199,6 +201,7 @@ export async function runSyncCommand(args: SyncArguments): Promise<number> {
       ...(args.only?.length ? { only: args.only.map((text) => readOnly(text)!) } : {}),
       ...(progress ? { progress: progress.event } : {}),
       open: gitRemotes({ env: process.env, timeouts: gitTimeouts(args, process.env) as GitTimeouts, notify: report.say }),
+      ...(args.recheck ? {} : { settledRecords: process.env }),
     });
     progress?.done();
     printPlan(report, plan, urls, args);

@@ -50,7 +50,7 @@ could not be written).
 export const SYNC_USAGE = `Usage:
   package-variant sync PATH... [--dry-run|--diff] [--lifecycle draft|proposed|published]
                                [--allow-delete] [--approve-deletions] [--adopt-now] [--status-out FILE]
-                               [--shard I/N] [--only REPOSITORY[/PACKAGE]]...
+                               [--shard I/N] [--only REPOSITORY[/PACKAGE]]... [--recheck]
                                [--no-render | --allow-exec --image-pull-policy P]
       Create, upgrade and edit the downstream packages that Porch's PackageVariants and
       PackageVariantSets in PATH (files, or directories of *.yaml, *.yml and *.json) ask for, in
@@ -75,6 +75,10 @@ Options:
                       one repository or downstream acted on without editing the fleet files
   --shard I/N         only the downstream repositories of shard I of N (0 to N-1): N runs, in a
                       Kubernetes Indexed Job or a CI matrix, cover the fleet with no coordinator
+  --recheck           plan every repository from its content: without it, a repository whose refs,
+                      and whose upstreams' refs, have not moved since a run found every downstream
+                      there unchanged, with the same inputs, is taken as settled and not read again
+                      (the record is in the state directory, $PACKAGE_VARIANT_STATE_DIR)
   --status-out FILE   write every PackageVariant and PackageVariantSet with the status Porch's
                       controllers would give it (Stalled, Ready, downstreamTargets) to FILE
   --no-render         do not run kpt fn render on the revisions written (the plan says so);

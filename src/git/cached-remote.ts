@@ -70,22 +70,31 @@ async function taggedObjects(entry: CacheEntry, objects: readonly string[]): Pro
 }
 
 export class CachedRemote {
+  private peeling?: Promise<ReadonlyMap<string, string>>;
+
   private constructor(
     private readonly options: CacheOptions,
     private readonly entry: CacheEntry,
-    /** Every ref of the repository as fetched, by full name, tags peeled to their commit. */
-    readonly refs: ReadonlyMap<string, string>,
+    /** Every ref of the repository as fetched, by full name: what each names, tags not peeled. */
+    readonly fetched: ReadonlyMap<string, string>,
   ) {}
 
-  /** Fetches every branch and tag of the repository (refs it no longer has are dropped) and lists them. */
+  /** Fetches every branch and tag of the repository (refs it no longer has are dropped) and lists them; nothing is read yet. */
   static async open(repo: string, location: RepositoryLocation, options: CacheOptions): Promise<CachedRemote> {
     const entry = new CacheEntry(repo, location, options);
     await entry.fetch(['--prune'], [`+refs/heads/*:${MIRROR}heads/*`, `+refs/tags/*:${MIRROR}tags/*`]);
-    const listed = readRefs(entry.dir, MIRROR);
-    const tagged = await taggedObjects(entry, [...new Set(listed.values())]);
-    const refs = new Map<string, string>();
-    for (const [name, object] of listed) refs.set(`refs/${name.slice(MIRROR.length)}`, tagged.get(object) ?? object);
-    return new CachedRemote(options, entry, refs);
+    const fetched = new Map<string, string>();
+    for (const [name, object] of readRefs(entry.dir, MIRROR)) fetched.set(`refs/${name.slice(MIRROR.length)}`, object);
+    return new CachedRemote(options, entry, fetched);
+  }
+
+  /** Every ref of the repository as fetched, tags peeled to their commit: read once, through the entry's `cat-file`. */
+  refs(): Promise<ReadonlyMap<string, string>> {
+    this.peeling ??= (async () => {
+      const tagged = await taggedObjects(this.entry, [...new Set(this.fetched.values())]);
+      return new Map([...this.fetched].map(([ref, object]) => [ref, tagged.get(object) ?? object]));
+    })();
+    return this.peeling;
   }
 
   get about(): string {

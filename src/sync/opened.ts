@@ -5,7 +5,7 @@
 import { PackageTree } from '../package/tree';
 import { tagListing } from './repository-state';
 import { repositoryKey, type SyncRepository } from './repositories';
-import { RepositoryAccessError, type RemoteRepository, type SyncSettings } from './settings';
+import { RepositoryAccessError, type FetchedRepository, type RemoteRepository, type SyncSettings } from './settings';
 import type { TagListing } from './upstream';
 
 export interface Version {
@@ -54,19 +54,35 @@ function opened(remote: RemoteRepository, listing: TagListing): Opened {
 }
 
 export class Repositories {
+  private readonly fetches = new Map<string, Promise<FetchedRepository>>();
   private readonly opened = new Map<string, Promise<Opened>>();
 
   constructor(private readonly settings: SyncSettings) {}
 
-  /** The repository, fetched once; a Repository sync refuses is never fetched, and answers why. */
+  /** The repository, fetched once, nothing read from it yet; a Repository sync refuses is never fetched, and answers why. */
+  fetched(repository: SyncRepository): Promise<FetchedRepository> {
+    const key = repositoryKey(repository.namespace, repository.name);
+    if (!this.fetches.has(key)) {
+      const fetching = repository.refused === undefined ? this.settings.open(repository) : Promise.reject(new RepositoryAccessError(repository.refused));
+      this.fetches.set(
+        key,
+        fetching.then((fetched) => {
+          this.settings.progress?.('fetched');
+          return fetched;
+        }),
+      );
+    }
+    return this.fetches.get(key)!;
+  }
+
+  /** The repository, fetched once, with its tags' listing: what reads it is started. */
   get(repository: SyncRepository): Promise<Opened> {
     const key = repositoryKey(repository.namespace, repository.name);
     if (!this.opened.has(key)) {
-      const opening = repository.refused === undefined ? this.settings.open(repository) : Promise.reject(new RepositoryAccessError(repository.refused));
       this.opened.set(
         key,
-        opening.then(async (remote) => {
-          this.settings.progress?.('fetched');
+        this.fetched(repository).then(async (fetched) => {
+          const remote = await fetched.read();
           return opened(remote, await tagListing(remote));
         }),
       );

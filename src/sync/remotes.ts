@@ -9,7 +9,7 @@ import type { CacheOptions } from '../git/cache-entry';
 import { locateRepository, RepositoryError, withoutCredentials } from '../git/remote-url';
 import { GitError } from '../git/run-git';
 import type { SyncRepository } from './repositories';
-import { RepositoryAccessError, type RemoteRepository } from './settings';
+import { RepositoryAccessError, type FetchedRepository, type RemoteRepository } from './settings';
 
 async function named<T>(repository: SyncRepository, work: () => Promise<T>): Promise<T> {
   try {
@@ -20,12 +20,13 @@ async function named<T>(repository: SyncRepository, work: () => Promise<T>): Pro
   }
 }
 
-export function gitRemotes(options: CacheOptions): (repository: SyncRepository) => Promise<RemoteRepository> {
+export function gitRemotes(options: CacheOptions): (repository: SyncRepository) => Promise<FetchedRepository> {
   return (repository) =>
     named(repository, async () => {
       const remote = await CachedRemote.open(repository.url, locateRepository(repository.url, repository.base), options);
-      return {
-        refs: remote.refs,
+      let reading: Promise<RemoteRepository> | undefined;
+      const read = async (): Promise<RemoteRepository> => ({
+        refs: await named(repository, () => remote.refs()),
         messages: (commits) => named(repository, () => remote.messages(commits)),
         firstParentChains: (tips, stops, ends) => named(repository, () => remote.firstParentChains(tips, stops, ends)),
         files: (specs) => named(repository, () => remote.files(specs)),
@@ -34,6 +35,7 @@ export function gitRemotes(options: CacheOptions): (repository: SyncRepository) 
         write: (commits) => named(repository, () => remote.write(commits)),
         push: (moves) => named(repository, () => remote.push(moves)),
         close: () => remote.close(),
-      };
+      });
+      return { fetched: remote.fetched, read: () => (reading ??= read()) };
     });
 }

@@ -15,6 +15,7 @@ import { readPackageStates } from './repository-state';
 import { nextRevision } from './state';
 import { namespaceOf, readRepositories, repositoryKey, type SyncRepository } from './repositories';
 import { shardOf } from './shard';
+import { readSettled, recordable, recordSettled, runDigest, settledKey } from './settled';
 import { Repositories, type Opened } from './opened';
 import { computeDownstream, prefetchTrees, prepareDownstream } from './downstream';
 import { ancestorPaths, refuseNesting } from './nesting';
@@ -118,9 +119,11 @@ async function planOpened(inputs: SyncInputs, settings: SyncSettings, opened: Re
   const all = [...repositories.values()].filter((r) => inShard(r.namespace, r.name) && selects(settings.only, r.name));
   // A repository's reading ends with its plan, but for an upstream's: other plans read it on.
   const upstreams = new Set(unique.map((d) => repositoryKey(d.upstreamRepository.namespace, d.upstreamRepository.name)));
+  const planSettings: PlanSettings = { ...settings, candidates, namespaces };
+  const run = settings.settledRecords ? runDigest(planSettings) : undefined;
   const planned = await mapLimited(all, REPOSITORIES_AT_ONCE, async (repository) => {
     const group = byRepository.get(repositoryKey(repository.namespace, repository.name)) ?? [];
-    const done = await planRepository(repository, group, { ...settings, candidates, namespaces }, opened);
+    const done = await planSettledRepository(repository, group, planSettings, opened, run);
     if (!upstreams.has(repositoryKey(repository.namespace, repository.name))) await opened.release(repository);
     settings.progress?.('planned', group.length);
     return done;
@@ -142,7 +145,46 @@ async function planOpened(inputs: SyncInputs, settings: SyncSettings, opened: Re
   };
 }
 
-async function planRepository(repository: SyncRepository, group: readonly DesiredDownstream[], settings: PlanSettings, opened: Repositories): Promise<{ entries: PlannedDownstream[]; write?: RepositoryWrite }> {
+interface RepositoryPlan {
+  readonly entries: PlannedDownstream[];
+  readonly write?: RepositoryWrite;
+}
+
+/** The key of the repository's plan (settled.ts), when its refs and its upstreams' can be had; else undefined (the plan says why). */
+async function keyOf(repository: SyncRepository, group: readonly DesiredDownstream[], run: string, opened: Repositories): Promise<string | undefined> {
+  try {
+    const upstreams = new Map<string, ReadonlyMap<string, string>>();
+    for (const d of group) {
+      const name = repositoryKey(d.upstreamRepository.namespace, d.upstreamRepository.name);
+      if (!upstreams.has(name)) upstreams.set(name, (await opened.fetched(d.upstreamRepository)).fetched);
+    }
+    return settledKey(run, repository, group, (await opened.fetched(repository)).fetched, upstreams);
+  } catch (error) {
+    if (error instanceof RepositoryAccessError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The repository's plan, from the record of a run that found it settled with the same inputs and
+ * refs (settled.ts), else from its content; a plan found settled, and made without a render, is
+ * recorded for the next run.
+ */
+async function planSettledRepository(repository: SyncRepository, group: readonly DesiredDownstream[], settings: PlanSettings, opened: Repositories, run: string | undefined): Promise<RepositoryPlan> {
+  const env = settings.settledRecords;
+  const key = env && run ? await keyOf(repository, group, run, opened) : undefined;
+  if (!env || key === undefined) return planRepository(repository, group, settings, opened);
+  const recorded = readSettled(env, repository, key, group);
+  if (recorded) return { entries: recorded };
+  let rendered = false;
+  const render = settings.render;
+  const tracked: PlanSettings = render ? { ...settings, render: (tree, about) => ((rendered = true), render(tree, about)) } : settings;
+  const plan = await planRepository(repository, group, tracked, opened);
+  if (!plan.write && !rendered && recordable(plan.entries)) recordSettled(env, repository, key, plan.entries);
+  return plan;
+}
+
+async function planRepository(repository: SyncRepository, group: readonly DesiredDownstream[], settings: PlanSettings, opened: Repositories): Promise<RepositoryPlan> {
   let own: Opened;
   try {
     own = await opened.get(repository);

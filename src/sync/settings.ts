@@ -34,7 +34,20 @@ export interface SyncSettings {
   /** Told as the run goes: a repository fetched, a repository planned (with its downstreams), a repository pushed. */
   readonly progress?: (event: 'fetched' | 'planned' | 'pushed', downstreams?: number) => void;
   /** The repository, fetched: once per run however often it is asked for. */
-  readonly open: (repository: SyncRepository) => Promise<RemoteRepository>;
+  readonly open: (repository: SyncRepository) => Promise<FetchedRepository>;
+  /**
+   * The environment that names the user's state directory, where the repositories a run found
+   * settled are recorded and looked up (settled.ts); none: every repository is planned from its content.
+   */
+  readonly settledRecords?: NodeJS.ProcessEnv;
+}
+
+/** A repository fetched, nothing read from it yet. */
+export interface FetchedRepository {
+  /** Every ref as the fetch left it, by full name: what each names, tags not peeled. */
+  readonly fetched: ReadonlyMap<string, string>;
+  /** What reads it (its tags peeled first), started on the first call. */
+  read(): Promise<RemoteRepository>;
 }
 
 /** `--only REPOSITORY[/PACKAGE]`: one Repository's downstreams, or one downstream. */

@@ -37,8 +37,9 @@ function gitListing(): [string, string][] {
 
 async function opened(): Promise<[string, string][]> {
   const cached = await CachedRemote.open(remote, { kind: 'local', url: remote, path: remote }, options());
+  const refs = await cached.refs();
   await cached.close();
-  return [...cached.refs];
+  return [...refs];
 }
 
 beforeEach(() => {

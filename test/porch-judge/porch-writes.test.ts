@@ -30,7 +30,7 @@ const porch = (...args: string[]) => porchWrite(file, cache, args);
 async function syncReading(repository: JudgedRepository): Promise<string[]> {
   const remotes = gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined });
   const syncRepository = { name: repository.name, namespace: 'default', labels: {}, url: repository.path, branch: repository.branch ?? 'main', directory: repository.directory ?? '', deployment: repository.deployment ?? false, createBranch: false, where: 'test', base: dir };
-  const reader = await remotes(syncRepository);
+  const reader = await (await remotes(syncRepository)).read();
   const { states } = await readPackageStates(reader, syncRepository, await tagListing(reader), new Set());
   const directory = repository.directory ? `${repository.directory}/` : '';
   const nameOf = (pkgpath: string, workspace: string) => `${repository.name}.${pkgpath.slice(directory.length).split('/').join('.')}.${workspace}`;

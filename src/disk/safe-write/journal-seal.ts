@@ -4,7 +4,8 @@
  * $XDG_STATE_HOME/package-variant, else ~/.local/state/package-variant), private to the user. A
  * journal that came with a package's content (kpt pkg get copies it, git checks it out) cannot carry
  * a seal made with that key, so it is never replayed: what undo would do with it (remove and rename
- * files) is only ever done for an update this program wrote down itself.
+ * files) is only ever done for an update this program wrote down itself. sync's records of settled
+ * repositories (sync/settled.ts) are believed under the same seal.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, constants, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
