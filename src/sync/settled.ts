@@ -125,6 +125,15 @@ function recordedEntry(value: unknown, d: DesiredDownstream): PlannedDownstream 
   return { repository, pkg, variant, action, detail, refs: [], results, ...(targets !== undefined ? { targets } : {}) };
 }
 
+/** Whether the user's key seals `body`; a key that cannot be read seals nothing. */
+function sealedByUser(body: string, seal: unknown, env: NodeJS.ProcessEnv): boolean {
+  try {
+    return isSealed(body, seal, env);
+  } catch {
+    return false;
+  }
+}
+
 /** The plan recorded for the repository under `key`, for exactly these downstreams; undefined when there is none to believe. */
 export function readSettled(env: NodeJS.ProcessEnv, repository: SyncRepository, key: string, group: readonly DesiredDownstream[]): PlannedDownstream[] | undefined {
   const bytes = readFileBounded(recordFile(env, repository), MAX_RECORD_BYTES);
@@ -136,7 +145,7 @@ export function readSettled(env: NodeJS.ProcessEnv, repository: SyncRepository, 
     return undefined;
   }
   const { body, seal } = (record ?? {}) as { body?: unknown; seal?: unknown };
-  if (typeof body !== 'string' || !isSealed(body, seal, env)) return undefined;
+  if (typeof body !== 'string' || !sealedByUser(body, seal, env)) return undefined;
   let parsed: { key?: unknown; entries?: unknown };
   try {
     parsed = JSON.parse(body) as typeof parsed;

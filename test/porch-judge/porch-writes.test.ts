@@ -31,7 +31,13 @@ async function syncReading(repository: JudgedRepository): Promise<string[]> {
   const remotes = gitRemotes({ env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache') }, timeouts: DEFAULT_TIMEOUTS, notify: () => undefined });
   const syncRepository = { name: repository.name, namespace: 'default', labels: {}, url: repository.path, branch: repository.branch ?? 'main', directory: repository.directory ?? '', deployment: repository.deployment ?? false, createBranch: false, where: 'test', base: dir };
   const reader = await (await remotes(syncRepository)).read();
-  const { states } = await readPackageStates(reader, syncRepository, await tagListing(reader), new Set());
+  let states: Awaited<ReturnType<typeof readPackageStates>>['states'];
+  try {
+    ({ states } = await readPackageStates(reader, syncRepository, await tagListing(reader), new Set()));
+  } finally {
+    // Its `cat-file` would otherwise outlive the test and keep jest's worker from exiting.
+    await reader.close();
+  }
   const directory = repository.directory ? `${repository.directory}/` : '';
   const nameOf = (pkgpath: string, workspace: string) => `${repository.name}.${pkgpath.slice(directory.length).split('/').join('.')}.${workspace}`;
   const lifecycle = { draft: 'Draft', proposed: 'Proposed', published: 'Published' } as const;

@@ -4,7 +4,7 @@
  * input changed, a render, or a record that is not the user's own, and the plan is made from the
  * content again. Whatever the record, the plan is the plan a run without records makes.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -148,6 +148,13 @@ describe('a record that is not the user\'s own is passed over, and the plan made
       },
     ],
     ['a record others may write', (path) => chmodSync(path, 0o666)],
+    [
+      'a key that cannot be read',
+      () => {
+        rmSync(join(dir, 'state', 'journal-key'), { force: true, recursive: true });
+        mkdirSync(join(dir, 'state', 'journal-key'), { recursive: true });
+      },
+    ],
   ])('%s', async (_name, tamper) => {
     await afterTampering(tamper);
   });
