@@ -4,7 +4,7 @@
  * input changed, a render, or a record that is not the user's own, and the plan is made from the
  * content again. Whatever the record, the plan is the plan a run without records makes.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,7 @@ const state = () => ({ PACKAGE_VARIANT_STATE_DIR: join(dir, 'state') });
 const recordsDir = () => join(dir, 'state', 'sync-settled');
 
 /** The repositories a run read beyond their fetch, by name. */
-let read: string[];
+let read: string[] = [];
 
 /** Settings that record and look up settled repositories, and note each repository read. */
 function recording(over: Partial<SyncSettings> = {}): SyncSettings {
@@ -61,14 +61,19 @@ async function settledFleet(): Promise<void> {
   expect(read).toEqual(expect.arrayContaining(['edge1', 'edge2']));
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pv-settled-'));
-  catalogAndEdges(dir);
-  read = [];
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+/** A fresh directory with the catalog and the edges, for each test of a block. */
+function freshFleetEach(): void {
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pv-settled-'));
+    catalogAndEdges(dir);
+    read = [];
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+}
 
 describe('a repository found settled', () => {
+  freshFleetEach();
+
   it('is not read again by a run with the same inputs, whose plan is the one a full run makes', async () => {
     await settledFleet();
     const { recorded, full, read: again } = await bothPlans();
@@ -112,14 +117,34 @@ describe('a repository found settled', () => {
 
 describe('a record that is not the user\'s own is passed over, and the plan made from the content', () => {
   const records = () => readdirSync(recordsDir()).filter((name) => name.endsWith('.json'));
+  // One fleet found settled for the block; each test starts from its state directory as recorded.
+  let recordedState: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pv-settled-'));
+    catalogAndEdges(dir);
+    await settledFleet();
+    recordedState = join(dir, 'recorded-state');
+    cpSync(join(dir, 'state'), recordedState, { recursive: true });
+  });
+  beforeEach(() => {
+    rmSync(join(dir, 'state'), { recursive: true, force: true });
+    cpSync(recordedState, join(dir, 'state'), { recursive: true });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   async function afterTampering(tamper: (path: string) => void): Promise<void> {
-    await settledFleet();
     for (const name of records()) tamper(join(recordsDir(), name));
     const { recorded, full, read: again } = await bothPlans();
     expect(again).toEqual(expect.arrayContaining(['edge1', 'edge2']));
     expect(recorded).toBe(full);
   }
+
+  it('is taken when untouched: the control for the cases below', async () => {
+    const { recorded, full, read: again } = await bothPlans();
+    expect(again).not.toContain('edge1');
+    expect(again).not.toContain('edge2');
+    expect(recorded).toBe(full);
+  });
 
   it('a record whose plan was edited after it was sealed', async () => {
     await afterTampering((path) => writeFileSync(path, readFileSync(path, 'utf8').replace(/packagevariant-1/g, 'packagevariant-9')));
@@ -161,6 +186,8 @@ describe('a record that is not the user\'s own is passed over, and the plan made
 });
 
 describe('what is never recorded', () => {
+  freshFleetEach();
+
   it('a plan with a render: the render runs again each time', async () => {
     const pipeline = `${kptfile('app')}pipeline:\n  mutators:\n  - image: example.invalid/fn:v1\n`;
     publish(repo('catalog'), 'app', 2, { Kptfile: pipeline, 'cm.yaml': configMap('cm', { x: '1' }) });
@@ -190,6 +217,8 @@ describe('what is never recorded', () => {
 });
 
 describe('the command', () => {
+  freshFleetEach();
+
   it('takes the record on a second run, prints what --recheck prints, and records nothing in the package', async () => {
     const fleet = writeFleet(dir);
     expect(packageVariant(dir, ['sync', fleet]).code).toBe(4);
