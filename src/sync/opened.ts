@@ -1,6 +1,7 @@
 /**
- * The repositories of a run, each fetched once however often it is asked for, with its tags'
- * listing and the packages read from it, each read once and, where many are wanted, read together.
+ * The repositories of a run, each fetched once however often it is asked for, and read only when
+ * something of it is wanted (a repository found settled is not: settled.ts): its tags' listing and
+ * the packages read from it, each read once and, where many are wanted, read together.
  */
 import { PackageTree } from '../package/tree';
 import { tagListing } from './repository-state';
