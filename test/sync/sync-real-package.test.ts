@@ -2,11 +2,12 @@
  * sync on a real package: nephio-project/catalog's infra/capi/nephio-workload-cluster (a Porch-layout
  * catalog: tags `<package path>/v2.0.0`, `/v3.0.0`; a pipeline, a package context, a README, eleven
  * PackageVariants as resources), read straight from the mirror, sent to a deployment repository,
- * edited in its draft, published, then upgraded to v3.0.0 through the command line. Plain git is the
- * judge. Skipped, with one line, where the mirror is missing.
+ * edited in its draft, published, then upgraded to v3.0.0 through the command line, then found
+ * settled and planned from that record. Plain git is the judge. Skipped, with one line, where the
+ * mirror is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIRROR_HINT, mirrorGitDir, mirrorRoot, repositoryOf } from '../../scripts/lib/git-trees.cjs';
@@ -48,11 +49,12 @@ spec:
       downstream: {package: cluster-a}
       packageContext: {data: {site: edge}}
 `;
-  function sync(...args: string[]) {
+  function syncExiting(code: number, ...args: string[]) {
     const run = spawnSync(process.execPath, [MAIN, 'sync', 'fleet.yaml', '--no-render', ...args], { cwd: dir, env: { ...GIT_ENV, PACKAGE_VARIANT_CACHE_DIR: join(dir, 'cache'), PACKAGE_VARIANT_STATE_DIR: join(dir, 'state') }, encoding: 'utf8' });
-    expect({ code: run.status, stderr: run.status === 4 ? '' : run.stderr }).toEqual({ code: 4, stderr: '' });
+    expect({ code: run.status, stderr: run.status === code ? '' : run.stderr }).toEqual({ code, stderr: '' });
     return run.stdout;
   }
+  const sync = (...args: string[]) => syncExiting(4, ...args);
   const upstreamText = (tag: string, file: string) => git(['--git-dir', catalog, 'show', `${PACKAGE}/${tag}:${PACKAGE}/${file}`]);
 
   beforeAll(() => {
@@ -99,5 +101,18 @@ spec:
     expect(show(edge(), 'cluster-a/v2:cluster-a/package-context.yaml')).toMatch(/\n {2}name: cluster-a\n {2}package-path: cluster-a\n {2}site: edge$/);
     // The mirror is only read.
     expect(git(['--git-dir', catalog, 'for-each-ref', '--format=%(refname)', 'refs/heads/drafts', 'refs/tags/cluster-a'])).toBe('');
+  });
+
+  it('finds it settled once upgraded, and plans from that record what a run from its content plans', () => {
+    const settled = syncExiting(0, '--lifecycle', 'published');
+    expect(settled).toContain('  unchanged   cluster-a');
+    const records = join(dir, 'state', 'sync-settled');
+    const written = () => readdirSync(records).map((name) => [name, statSync(join(records, name)).mtimeMs]);
+    const recorded = written();
+    expect(recorded).toHaveLength(2);
+    // Taken, not made again: a run that plans from the content records anew.
+    expect(syncExiting(0, '--lifecycle', 'published')).toBe(settled);
+    expect(written()).toEqual(recorded);
+    expect(syncExiting(0, '--lifecycle', 'published', '--recheck')).toBe(settled);
   });
 });
