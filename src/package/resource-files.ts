@@ -30,6 +30,43 @@ interface Origin {
 
 const NEW_FILE_MODE = 0o644;
 
+/** The most text the memo below holds before it starts again: a fleet's documents, many times over. */
+const MEMO_TEXT_LIMIT = 64 << 20;
+
+/** Data frozen all the way down: shared between resources, which must never change it (KrmResource.fromPlain). */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The plain data of each distinct document text, read once: the packages of a fleet (one upstream,
+ * many downstreams, each read again for every check) share most of their documents' texts.
+ */
+class PlainDataMemo {
+  private readonly byText = new Map<string, Record<string, unknown> | null>();
+  private held = 0;
+
+  read(text: string): Record<string, unknown> | undefined {
+    let data = this.byText.get(text);
+    if (data === undefined) {
+      if (this.held > MEMO_TEXT_LIMIT) {
+        this.byText.clear();
+        this.held = 0;
+      }
+      data = frozen(readSimpleBlockMap(text)) ?? null;
+      this.byText.set(text, data);
+      this.held += text.length;
+    }
+    return data ?? undefined;
+  }
+}
+
+const plainData = new PlainDataMemo();
+
 export class PackageResources {
   private constructor(
     readonly tree: PackageTree,
@@ -46,7 +83,7 @@ export class PackageResources {
     const origins = new Map<KrmResource, Origin>();
     for (const doc of documents) {
       // Most documents are only looked at: read as data, their tree built only when a step edits them.
-      const plain = doc.version === '1.1' ? undefined : readSimpleBlockMap(doc.text);
+      const plain = doc.version === '1.1' ? undefined : plainData.read(doc.text);
       const read = plain ? { resource: KrmResource.fromPlain(positioned(plain, doc), buildPositioned, 'input', { doc, budget }), hadEmptyAnnotations: emptyAnnotations(plain) } : parsedResource(doc, budget);
       if (!read?.resource.isKrmObject) continue;
       items.push(read.resource);

@@ -46,3 +46,20 @@ describe('PackageResources', () => {
     expect(text(after, 'ctx.yaml')).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ctx\ndata:\n  a: b\n');
   });
 });
+
+describe('documents with the same text in many packages (a fleet)', () => {
+  const DEPLOYMENT = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: app\n        image: app:1\n';
+
+  it('share one reading of the text, frozen, each with its own position and edits', () => {
+    const first = PackageResources.read(tree({ 'app.yaml': DEPLOYMENT })).items[0]!;
+    const second = PackageResources.read(tree({ 'deploy/app.yaml': DEPLOYMENT })).items[0]!;
+    const data = (resource: typeof first) => ('data' in resource.content ? resource.content.data : undefined) as { spec: unknown } | undefined;
+    expect(data(first)!.spec).toBe(data(second)!.spec);
+    expect(Object.isFrozen(data(first)!.spec)).toBe(true);
+    expect([first.path, second.path]).toEqual(['app.yaml', 'deploy/app.yaml']);
+    second.setIn(['spec', 'replicas'], 3);
+    expect(second.getData(['spec', 'replicas'])).toBe(3);
+    expect(first.getData(['spec', 'replicas'])).toBe(1);
+    expect(PackageResources.read(tree({ 'app.yaml': DEPLOYMENT })).items[0]!.getData(['spec', 'replicas'])).toBe(1);
+  });
+});
